@@ -1,0 +1,52 @@
+# photofiler — the two commands of the quick start are `make run` and `make test`.
+# Both install the Debian packages they need first (idempotent: apt-get runs
+# only when one is missing).
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SWIFT ?= swift
+DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release run demo test bench install uninstall format clean
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages: $$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product photofiler
+
+run: release
+	examples/run.sh
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release
+	$(SWIFT) run -c release photofiler-bench
+
+install: release
+	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
+	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/photofiler.service
+	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(PREFIX)/lib/systemd/user/photofiler.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+// photofiler: files every new photo or video from apps' export folders into a
+// Roll and per-app albums. Every C library comes from Debian as a system
+// library target; nothing is fetched.
+import PackageDescription
+
+/// A system library target whose module map and shim live in Sources/<name>.
+func cLibrary(_ name: String, pkgConfig: String? = nil, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "photofiler",
+    products: [
+        .executable(name: "photofiler", targets: ["photofiler"]),
+        .library(name: "PhotoFilerCore", targets: ["PhotoFilerCore"]),
+    ],
+    targets: [
+        cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
+        cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+        cLibrary("CGExiv2", pkgConfig: "gexiv2", apt: "libgexiv2-dev"),
+        cLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
+        cLibrary("CMagic", pkgConfig: "libmagic", apt: "libmagic-dev"),
+        cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
+        cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
+        cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        .target(
+            name: "PhotoFilerCore",
+            dependencies: [
+                "CInotifyTools", "CSQLite", "CGExiv2", "CVips", "CMagic", "CCrypto",
+                "CSystemd", "CAVFormat", "CGLib",
+            ]
+        ),
+        .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
+        .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore"]),
+        .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

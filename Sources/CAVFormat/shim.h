@@ -1,0 +1,7 @@
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/display.h>
+#include <libavutil/log.h>
+
+// AVERROR(e) is a macro Swift cannot import.
+static inline int photofiler_averror(int e) { return AVERROR(e); }

@@ -1,0 +1,68 @@
+import Glibc
+
+/// An open file descriptor. Not closed automatically: the owner calls `close()`
+/// (usually in a `defer`), as with swift-system's type of the same name.
+public struct FileDescriptor: Hashable, Sendable {
+    public let rawValue: CInt
+    public init(rawValue: CInt) { self.rawValue = rawValue }
+
+    /// `AT_FDCWD`: paths relative to it resolve against the working directory.
+    public static let currentWorkingDirectory = FileDescriptor(rawValue: AT_FDCWD)
+
+    public func close() {
+        // close(2) must not be retried on EINTR on Linux: the fd is gone either way.
+        _ = Glibc.close(rawValue)
+    }
+
+    public func status() throws(SystemError) -> FileStatus {
+        var raw = stat()
+        try Sys.check("fstat", nil) { fstat(rawValue, &raw) }
+        return FileStatus(raw)
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try Sys.checkCount("read", nil) { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, without moving the file position.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
+        try Sys.checkCount("pread", nil) { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Writes the whole buffer, looping over short writes.
+    public func writeAll(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        var done = 0
+        while done < buffer.count {
+            let written = try FaultInjection.mutating("write") { () throws(SystemError) -> Int in
+                try Sys.checkCount("write", nil) {
+                    Glibc.write(rawValue, buffer.baseAddress! + done, buffer.count - done)
+                }
+            }
+            done += written
+        }
+    }
+
+    public func sync() throws(SystemError) {
+        try FaultInjection.mutating("fsync") { () throws(SystemError) in
+            try Sys.check("fsync", nil) { fsync(rawValue) }
+        }
+    }
+
+    /// Sets FD_CLOEXEC, for descriptors a C library opened without it.
+    public func setCloseOnExec() throws(SystemError) {
+        let flags = try Sys.checkCount("fcntl", nil) { Int(fcntl(rawValue, F_GETFD)) }
+        try Sys.check("fcntl", nil) { fcntl(rawValue, F_SETFD, CInt(flags) | FD_CLOEXEC) }
+    }
+
+    /// Takes an exclusive `flock` without waiting; false when another process holds it.
+    public func tryLockExclusive() throws(SystemError) -> Bool {
+        while true {
+            if flock(rawValue, LOCK_EX | LOCK_NB) == 0 { return true }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            if error == .wouldBlock { return false }
+            throw SystemError(error, call: "flock", path: nil)
+        }
+    }
+}

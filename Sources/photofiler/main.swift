@@ -1,0 +1,3 @@
+import PhotoFilerCore
+
+print("photofiler: not yet")

@@ -1,0 +1,31 @@
+import Testing
+
+@testable import PhotoFilerCore
+
+@Suite struct BytePathTests {
+    @Test func keepsNonUTF8BytesAndShowsReplacement() {
+        let path = BytePath(bytes: Array("/tmp/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(!path.isValidUTF8)
+        #expect(path.display == "/tmp/caf\u{FFFD}.jpg")
+        #expect(path.lastComponent.bytes == Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(path.extensionLowercased == "jpg")
+    }
+
+    @Test(arguments: [
+        ("/lib/Roll/2023/12/a.jpg", "/lib/Albums/QQ", "../../Roll/2023/12/a.jpg"),
+        ("/lib/Roll/a.jpg", "/lib/Roll", "a.jpg"),
+        ("/x/y", "/a/b/c", "../../../x/y"),
+    ])
+    func relativePaths(target: String, base: String, expected: String) {
+        #expect(BytePath(target).relative(from: BytePath(base)) == BytePath(expected))
+    }
+
+    @Test func parentsAndAppending() {
+        #expect(BytePath("/a/b/c").parent == "/a/b")
+        #expect(BytePath("/a").parent == "/")
+        #expect(BytePath("a").parent == ".")
+        #expect(BytePath("/a/").appending("b") == "/a/b")
+        #expect(BytePath("/a/b/c").isWithin("/a/b"))
+        #expect(!BytePath("/a/bc").isWithin("/a/b"))
+    }
+}
