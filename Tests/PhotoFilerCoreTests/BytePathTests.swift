@@ -29,3 +29,17 @@ import Testing
         #expect(!BytePath("/a/bc").isWithin("/a/b"))
     }
 }
+
+@Suite struct AlbumNameTests {
+    @Test func normalisesToNFC() throws {
+        let decomposed = "Cafe\u{301}"
+        let name = try AlbumName(validating: decomposed)
+        #expect(name.value == "Caf\u{E9}")
+        #expect(name == (try AlbumName(validating: "Caf\u{E9}")))
+    }
+
+    @Test(arguments: ["", ".", "..", "a/b", "a\0b", String(repeating: "x", count: 256)])
+    func refusesUnsafeNames(_ raw: String) {
+        #expect(throws: AlbumName.Problem.self) { try AlbumName(validating: raw) }
+    }
+}
