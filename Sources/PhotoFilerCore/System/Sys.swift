@@ -164,6 +164,16 @@ public enum Sys {
         }
     }
 
+    /// `unlink`, where a name that is already gone counts as done.
+    public static func unlinkIfPresent(
+        _ path: BytePath, in directory: FileDescriptor = .currentWorkingDirectory
+    ) throws(SystemError) {
+        do {
+            try unlink(path, in: directory)
+        } catch where error.errno == .noSuchFile {
+        }
+    }
+
     public static func removeDirectory(
         _ path: BytePath, in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) {
