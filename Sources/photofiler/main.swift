@@ -1,3 +1,59 @@
+import Glibc
 import PhotoFilerCore
 
-print("photofiler: not yet")
+/// The command line only: parse, call the core, print.
+
+
+let overview = """
+    usage: photofiler COMMAND [options]
+    Files every new photo or video from apps' export folders into a Roll and per-app albums.
+
+    commands:
+      watch      the daemon: watch the inboxes and file what lands there
+      save       file the given files now
+      albums     list albums with count and cover
+      list       list assets, newest first
+      info       show one asset, by id or path
+      rm         move assets to Recently Deleted, or out of an album
+      restore    bring assets back from Recently Deleted
+      favorite   mark assets as favorites (unfavorite to unmark)
+      check      compare catalog and disk (--repair to fix the catalog)
+
+    Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
+    """
+
+func runCommandLine() -> Int32 {
+    let commands: [any Command.Type] = [
+        SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self,
+    ]
+    let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
+    guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help" else {
+        print(overview)
+        return raw.isEmpty ? 2 : 0
+    }
+    let name = first.display
+    let lookup = name == "unfavorite" ? "favorite" : name
+    guard let type = commands.first(where: { $0.name == lookup }) else {
+        Logger().error("Unknown command '\(name)'; run 'photofiler --help' for the list.")
+        return 2
+    }
+    var arguments = Arguments(Array(raw.dropFirst()), command: name)
+    if arguments.flag("--help") || arguments.flag("-h") {
+        print(type.help)
+        return 0
+    }
+    do {
+        let library = try arguments.value("--library")
+        let json = arguments.flag("--json")
+        let verbose = arguments.flag("--verbose")
+        let command = try type.init(&arguments)
+        let context = Context(libraryFlag: library, json: json, verbose: verbose, log: Logger())
+        return command.run(context)
+    } catch {
+        Logger().error(error.description)
+        return 2
+    }
+}
+
+exit(runCommandLine())

@@ -70,7 +70,7 @@ public final class Filer {
 
         // A copy is needed when the source stays (keep) or cannot be linked (other
         // file system). It is made while hashing, so the file is read once.
-        let needsCopy = request.mode == .keep || before.device != libraryDevice
+        let needsCopy = request.mode != .move || before.device != libraryDevice
         var temporary: BytePath? = nil
         defer {
             if let temporary { try? Sys.unlink(temporary) }

@@ -2,8 +2,11 @@
 public enum TransferMode: Sendable, Equatable {
     /// Removed once the roll file, the album link and the catalog row are durable.
     case move
-    /// Left in place; the same path with the same size and mtime is never filed twice.
+    /// Left in place; the same path with the same size and mtime is never filed twice,
+    /// and an asset taken out of the album is not put back by its inbox copy.
     case keep
+    /// Left in place, without keep's bookkeeping: `photofiler save` without `--move`.
+    case copy
 }
 
 /// One file to file, and where.

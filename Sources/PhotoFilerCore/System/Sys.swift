@@ -109,6 +109,11 @@ public enum Sys {
         return BytePath(bytes: buffer[..<count])
     }
 
+    /// `faccessat`: whether this process may read/write/enter the path (`R_OK`, `W_OK`, `X_OK`).
+    public static func isAccessible(_ path: BytePath, mode: CInt) -> Bool {
+        path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) == 0 }
+    }
+
     // MARK: Mutating calls
 
     /// `linkat` without following links: fails with EEXIST rather than replace.

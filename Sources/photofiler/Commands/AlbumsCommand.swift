@@ -1,0 +1,41 @@
+import Foundation
+import PhotoFilerCore
+
+/// `photofiler albums`: user and smart albums with count and cover.
+struct AlbumsCommand: Command {
+    static let name = "albums"
+    static let help = """
+        usage: photofiler albums [--library DIR] [--json]
+        Lists the albums, user and smart, with how many assets each holds and its cover (the newest added).
+        """
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        let extra = try arguments.operands()
+        if !extra.isEmpty { throw UsageError("'albums' takes no operands; see 'photofiler albums --help'.") }
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        let summaries: [AlbumSummary]
+        do {
+            summaries = try library.catalog.albumSummaries(now: Date().timeIntervalSince1970)
+        } catch {
+            context.fail(error.description)
+            return 1
+        }
+        if context.json {
+            Output.json(summaries.map { AlbumJSON($0, layout: library.layout) })
+            return 0
+        }
+        for summary in summaries {
+            let kind: String
+            switch summary.kind {
+            case .user: kind = "user"
+            case .smart: kind = "smart"
+            }
+            let cover = summary.cover.map { "cover \($0)" } ?? "no cover"
+            Output.line("\(summary.name)\t\(kind)\t\(summary.count)\t\(cover)")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PhotoFilerCore
+
+/// `photofiler list`: assets, newest first.
+struct ListCommand: Command {
+    static let name = "list"
+    static let help = """
+        usage: photofiler list [--album NAME] [--media image|video] [--sort added|created] [--limit N] [--library DIR] [--json]
+        Lists assets, newest first. --album takes a user album or a smart one (Videos, Animated, Screenshots,
+        Recently Added, Favorites, Recently Deleted).
+        """
+
+    let album: String?
+    let media: MediaType?
+    let sort: AssetQuery.Sort
+    let limit: Int?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        album = try arguments.string("--album")
+        media = try arguments.choice("--media", MediaType.self)
+        let sortText = try arguments.string("--sort") ?? "added"
+        guard let sort = AssetQuery.Sort(rawValue: sortText) else {
+            throw UsageError("The option --sort takes added or created, not '\(sortText)'.")
+        }
+        self.sort = sort
+        limit = try arguments.integer("--limit", in: 0...Int(Int32.max))
+        let extra = try arguments.operands()
+        if !extra.isEmpty { throw UsageError("'list' takes no operands; see 'photofiler list --help'.") }
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        do {
+            var query = AssetQuery(mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
+            if let album {
+                let normalized = album.precomposedStringWithCanonicalMapping
+                if let user = try library.catalog.album(named: normalized) {
+                    query.album = user.id
+                } else if let smart = SmartAlbum(rawValue: normalized) {
+                    query.smartAlbum = smart
+                } else {
+                    context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
+                    return 1
+                }
+            }
+            let assets = try library.catalog.assets(matching: query)
+            if context.json {
+                var rows: [AssetJSON] = []
+                rows.reserveCapacity(assets.count)
+                for asset in assets {
+                    rows.append(AssetJSON(asset, albums: try library.catalog.albumNames(ofAsset: asset.id), layout: library.layout))
+                }
+                Output.json(rows)
+            } else {
+                for asset in assets {
+                    let created = DateText.iso8601(asset.created)
+                    let size = "\(asset.info.displayWidth)x\(asset.info.displayHeight)"
+                    Output.line("\(asset.id)\t\(created)\t\(asset.info.mediaType.rawValue)\t\(size)\t\(library.layout.absolute(asset.rollPath).display)")
+                }
+            }
+            return 0
+        } catch {
+            context.fail(error.description)
+            return 1
+        }
+    }
+}

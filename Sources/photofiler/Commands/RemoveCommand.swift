@@ -1,0 +1,97 @@
+import PhotoFilerCore
+
+/// `photofiler rm`: to Recently Deleted, or out of one album.
+struct RemoveCommand: Command {
+    static let name = "rm"
+    static let help = """
+        usage: photofiler rm ID… [--album NAME] [--library DIR]
+        With --album, the assets leave that album (the Roll keeps them); without, they go to Recently Deleted
+        for 30 days ('photofiler restore ID' brings them back).
+        """
+
+    let ids: [AssetID]
+    let album: AlbumName?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        album = try parseAlbumName(try arguments.value("--album"))
+        ids = try parseIDs(try arguments.operands(), command: Self.name)
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        var status: Int32 = 0
+        for id in ids {
+            do {
+                if let album {
+                    try library.lifecycle.removeFromAlbum(id, album: album)
+                } else {
+                    _ = try library.lifecycle.moveToRecentlyDeleted(id)
+                }
+            } catch {
+                context.fail(error.description)
+                status = 1
+            }
+        }
+        return status
+    }
+}
+
+/// `photofiler restore`: back from Recently Deleted.
+struct RestoreCommand: Command {
+    static let name = "restore"
+    static let help = """
+        usage: photofiler restore ID… [--library DIR]
+        Puts assets back from Recently Deleted into the Roll and every album they were in.
+        """
+
+    let ids: [AssetID]
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        ids = try parseIDs(try arguments.operands(), command: Self.name)
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        var status: Int32 = 0
+        for id in ids {
+            do {
+                _ = try library.lifecycle.restore(id)
+            } catch {
+                context.fail(error.description)
+                status = 1
+            }
+        }
+        return status
+    }
+}
+
+/// `photofiler favorite` / `unfavorite`.
+struct FavoriteCommand: Command {
+    static let name = "favorite"
+    static let help = """
+        usage: photofiler favorite ID… | photofiler unfavorite ID… [--library DIR]
+        Marks assets as favorites (they show in the Favorites smart album), or unmarks them.
+        """
+
+    let ids: [AssetID]
+    var favorite = true
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        ids = try parseIDs(try arguments.operands(), command: arguments.command)
+        favorite = arguments.command == "favorite"
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        var status: Int32 = 0
+        for id in ids {
+            do {
+                _ = try library.lifecycle.setFavorite(favorite, id)
+            } catch {
+                context.fail(error.description)
+                status = 1
+            }
+        }
+        return status
+    }
+}

@@ -1,0 +1,61 @@
+import PhotoFilerCore
+
+/// `photofiler save`: files the given files now, through the daemon's pipeline.
+struct SaveCommand: Command {
+    static let name = "save"
+    static let help = """
+        usage: photofiler save [--album NAME] [--move] [--link hard|symbolic] [--library DIR] [--json] FILE…
+        Files each FILE into the library now, the way the daemon would, and prints each asset id.
+        The files stay where they are unless --move is given. Exit 1 if any file could not be filed.
+        """
+
+    let album: AlbumName?
+    let move: Bool
+    let link: LinkKind
+    let files: [BytePath]
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        album = try parseAlbumName(try arguments.value("--album"))
+        move = arguments.flag("--move")
+        link = try arguments.choice("--link", LinkKind.self) ?? .hard
+        files = try arguments.operands()
+        if files.isEmpty { throw UsageError("Give at least one file to save; see 'photofiler save --help'.") }
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        var status: Int32 = 0
+        var results: [AssetJSON] = []
+        for file in files {
+            let request = FilingRequest(
+                source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
+            do {
+                let result = try library.filer.file(request)
+                guard let asset = result.asset else { continue }
+                if context.json {
+                    let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
+                    results.append(AssetJSON(asset, albums: albums, layout: library.layout))
+                } else {
+                    Output.line(String(asset.id))
+                }
+                if context.verbose {
+                    context.log.info("'\(file.display)' → '\(asset.rollPath.display)' (\(describe(result.outcome)))")
+                }
+            } catch {
+                context.fail(error.description)
+                status = 1
+            }
+        }
+        if context.json { Output.json(results) }
+        return status
+    }
+
+    private func describe(_ outcome: FilingResult.Outcome) -> String {
+        switch outcome {
+        case .filed: return "new"
+        case .duplicate(let joined): return joined ? "duplicate, joined the album" : "duplicate"
+        case .restored: return "restored from Recently Deleted"
+        case .alreadySeen: return "seen before"
+        }
+    }
+}
