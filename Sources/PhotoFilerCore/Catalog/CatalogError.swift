@@ -14,7 +14,8 @@ extension CatalogError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "The catalog '\(path.display)' cannot be opened (\(reason)); check that the library folder is writable."
+            return
+                "The catalog '\(path.display)' cannot be opened (\(reason)); check that the library folder is writable."
         case .newerSchema(let path, let found, let supported):
             return
                 "The catalog '\(path.display)' was written by a newer photofiler (schema \(found), this one knows \(supported)); upgrade photofiler."

@@ -78,7 +78,9 @@ public struct MembershipRecord: Sendable, Equatable {
     /// ended and no scan of a keep-mode inbox brings it back.
     public var removedAt: Double?
 
-    public init(assetID: AssetID, albumID: AlbumID, entryName: BytePath, addedAt: Double, removedAt: Double? = nil) {
+    public init(
+        assetID: AssetID, albumID: AlbumID, entryName: BytePath, addedAt: Double, removedAt: Double? = nil
+    ) {
         self.assetID = assetID
         self.albumID = albumID
         self.entryName = entryName
