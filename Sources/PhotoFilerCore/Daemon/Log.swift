@@ -1,0 +1,61 @@
+import Glibc
+import Synchronization
+
+/// The product's logger: leveled `photofiler: …` lines to one sink.
+///
+/// A class shared by every queue of the daemon; the mutex keeps lines whole
+/// and in order. Messages are autoclosures so that a debug line costs nothing
+/// unless `--verbose` asked for it.
+public final class Logger: Sendable {
+    public let minimumLevel: LogLevel
+    public let format: LogFormat
+    private let sink: Mutex<any LogSink>
+    private let clock: @Sendable () -> timespec
+
+    public init(
+        minimumLevel: LogLevel = .info, format: LogFormat = .plain, sink: any LogSink = StandardErrorSink(),
+        clock: @escaping @Sendable () -> timespec = Logger.now
+    ) {
+        self.minimumLevel = minimumLevel
+        self.format = format
+        self.sink = Mutex(sink)
+        self.clock = clock
+    }
+
+    /// The logger of a command or the daemon: stderr, debug lines with
+    /// `--verbose`, timestamps unless journald is the reader.
+    public static func standardError(
+        verbose: Bool, environment: [String: String] = ProcessEnvironment.current
+    ) -> Logger {
+        Logger(
+            minimumLevel: verbose ? .debug : .info, format: .forStandardError(environment: environment),
+            sink: StandardErrorSink())
+    }
+
+    /// A logger that keeps its lines, without timestamps, for tests.
+    public static func collecting(minimumLevel: LogLevel = .debug) -> (Logger, CollectingLogSink) {
+        let sink = CollectingLogSink()
+        return (Logger(minimumLevel: minimumLevel, format: .plain, sink: sink), sink)
+    }
+
+    public static func now() -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return time
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        let lines = format.lines(level: level, message: message(), time: clock())
+        sink.withLock { sink in
+            for line in lines { sink.write(line) }
+        }
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+}
