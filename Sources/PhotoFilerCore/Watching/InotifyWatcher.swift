@@ -40,7 +40,8 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// are read by an `async` continuation (never left in the library's buffer).
     static let drainLimit = 4096
 
-    private let fd: CInt
+    /// libinotifytools' fd (internal for tests).
+    let fd: CInt
     private let handler: @Sendable ([WatchEvent]) -> Void
     private var source: DispatchSourceRead?
     private var table = WatchTable()
