@@ -16,7 +16,8 @@ public enum CaptureDates {
         {
             return named
         }
-        return CaptureDate(secondsSinceEpoch: modificationSeconds, utcOffsetSeconds: nil, source: .modificationTime)
+        return CaptureDate(
+            secondsSinceEpoch: modificationSeconds, utcOffsetSeconds: nil, source: .modificationTime)
     }
 
     /// A date in a chat app's or camera's file name (`mmexport1701428096000.jpg`,
@@ -36,11 +37,15 @@ public enum CaptureDates {
     /// offset counts when `offset` is absent. Subseconds are ignored; blank or
     /// zeroed dates ("0000:00:00 00:00:00") and anything else unexpected give nil.
     /// Without any offset, the wall time is read in `timeZone`.
-    public static func fromExif(_ dateTime: String, offset: String?, timeZone: TimeZone = .current) -> CaptureDate? {
+    public static func fromExif(_ dateTime: String, offset: String?, timeZone: TimeZone = .current)
+        -> CaptureDate?
+    {
         guard let parsed = DateTimeText.parse(dateTime) else { return nil }
         let explicit = offset.flatMap { DateTimeText.parseOffset(Substring($0)) }
         let utcOffset = explicit ?? parsed.offset
-        guard let seconds = parsed.fields.instant(utcOffset: utcOffset, timeZone: timeZone) else { return nil }
+        guard let seconds = parsed.fields.instant(utcOffset: utcOffset, timeZone: timeZone) else {
+            return nil
+        }
         return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: utcOffset, source: .exif)
     }
 

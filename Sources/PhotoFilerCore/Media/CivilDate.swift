@@ -73,7 +73,8 @@ struct DateFields: Equatable {
             year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
         if let utcOffset { return wall - Int64(utcOffset) }
         let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall)))
-        let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall - Int64(first))))
+        let second = timeZone.secondsFromGMT(
+            for: Date(timeIntervalSince1970: TimeInterval(wall - Int64(first))))
         return wall - Int64(second)
     }
 }

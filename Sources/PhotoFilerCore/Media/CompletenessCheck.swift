@@ -94,7 +94,8 @@ enum CompletenessCheck {
         while offset < file.size {
             boxes += 1
             guard boxes <= 100_000 else {
-                throw .damaged(path: file.path, format: format.displayName, reason: "too many top-level boxes")
+                throw .damaged(
+                    path: file.path, format: format.displayName, reason: "too many top-level boxes")
             }
             let header = try file.read(at: offset, count: 16)
             guard header.count >= 8 else {
@@ -106,10 +107,13 @@ enum CompletenessCheck {
             var size = Int64(header.bigEndian32(at: 0))
             var headerSize: Int64 = 8
             if size == 1 {
-                guard header.count == 16 else { throw .truncated(path: file.path, format: format.displayName) }
+                guard header.count == 16 else {
+                    throw .truncated(path: file.path, format: format.displayName)
+                }
                 let large = header.bigEndian64(at: 8)
                 guard large <= UInt64(Int64.max) else {
-                    throw .damaged(path: file.path, format: format.displayName, reason: "box '\(type)' is too large")
+                    throw .damaged(
+                        path: file.path, format: format.displayName, reason: "box '\(type)' is too large")
                 }
                 size = Int64(large)
                 headerSize = 16
@@ -120,9 +124,12 @@ enum CompletenessCheck {
             }
             guard size >= headerSize else {
                 throw .damaged(
-                    path: file.path, format: format.displayName, reason: "box '\(type)' at \(offset) has size \(size)")
+                    path: file.path, format: format.displayName,
+                    reason: "box '\(type)' at \(offset) has size \(size)")
             }
-            guard size <= file.size - offset else { throw .truncated(path: file.path, format: format.displayName) }
+            guard size <= file.size - offset else {
+                throw .truncated(path: file.path, format: format.displayName)
+            }
             types.insert(type)
             offset += size
         }

@@ -11,7 +11,9 @@ public struct ContentHasher: ~Copyable {
     public init() {
         // Both calls fail only when memory is exhausted or libcrypto is broken;
         // nothing sensible can go on without a hash, so stop loudly.
-        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto: EVP_MD_CTX_new failed (out of memory)") }
+        guard let context = EVP_MD_CTX_new() else {
+            fatalError("libcrypto: EVP_MD_CTX_new failed (out of memory)")
+        }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             EVP_MD_CTX_free(context)
             fatalError("libcrypto: EVP_DigestInit_ex(SHA-256) failed")
@@ -34,7 +36,9 @@ public struct ContentHasher: ~Copyable {
     public consuming func finalize() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let status = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+        let status = digest.withUnsafeMutableBufferPointer {
+            EVP_DigestFinal_ex(context, $0.baseAddress, &length)
+        }
         guard status == 1 else { fatalError("libcrypto: EVP_DigestFinal_ex failed") }
         return Self.hex(digest.prefix(Int(length)))
     }

@@ -21,10 +21,13 @@ enum DateTimeText {
         }
         var offset: Int?
         if !scanner.isAtEnd {
-            guard let value = parseOffset(Substring(decoding: scanner.rest, as: UTF8.self)) else { return nil }
+            guard let value = parseOffset(Substring(decoding: scanner.rest, as: UTF8.self)) else {
+                return nil
+            }
             offset = value
         }
-        let fields = DateFields(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        let fields = DateFields(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return fields.isValid ? (fields, offset) : nil
     }
 

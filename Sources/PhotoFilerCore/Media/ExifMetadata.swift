@@ -1,6 +1,6 @@
-import Foundation
 import CGExiv2
 import CGLib
+import Foundation
 
 /// What exiv2 (through gexiv2) says about a still image: real pixel size,
 /// orientation, the capture date tags and the hints that make a subtype.
@@ -40,7 +40,9 @@ struct ExifMetadata {
 
     /// Reads the file at `path` (a `/proc/self/fd/N` name); the failure is exiv2's message.
     static func read(path: String) -> Result<ExifMetadata, ExifFailure> {
-        guard let handle = gexiv2_metadata_new() else { return .failure(ExifFailure(reason: "gexiv2_metadata_new failed")) }
+        guard let handle = gexiv2_metadata_new() else {
+            return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
         var error: UnsafeMutablePointer<GError>?
         guard gexiv2_metadata_open_path(handle, path, &error) != 0 else {
@@ -56,7 +58,9 @@ struct ExifMetadata {
         result.offsetTimeOriginal = tag(handle, "Exif.Photo.OffsetTimeOriginal")
         result.xmpDateTimeOriginal = tag(handle, "Xmp.exif.DateTimeOriginal")
         result.xmpDateCreated = tag(handle, "Xmp.photoshop.DateCreated")
-        result.userComments = ["Exif.Photo.UserComment", "Xmp.exif.UserComment"].compactMap { tag(handle, $0) }
+        result.userComments = ["Exif.Photo.UserComment", "Xmp.exif.UserComment"].compactMap {
+            tag(handle, $0)
+        }
         result.isDNG = tag(handle, "Exif.Image.DNGVersion") != nil
         return .success(result)
     }

@@ -14,7 +14,8 @@ struct FileBytes {
         var done = 0
         do throws(SystemError) {
             while done < buffer.count {
-                let got = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+                let got = try fd.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
                 if got == 0 { break }
                 done += got
             }
@@ -49,7 +50,9 @@ extension Array where Element == UInt8 {
         guard needle.count <= count - from else { return nil }
         var index = count - needle.count
         while index >= from {
-            if self[index] == needle[0], self[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            if self[index] == needle[0], self[index..<(index + needle.count)].elementsEqual(needle) {
+                return index
+            }
             index -= 1
         }
         return nil

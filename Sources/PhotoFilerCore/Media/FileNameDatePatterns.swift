@@ -19,7 +19,8 @@ enum FileNameDatePatterns {
     private static let dateTime: [Piece] = [.year, .month, .day, .text("_"), .hour, .minute, .second]
     private static let compact: [Piece] = [.year, .month, .day, .hour, .minute, .second]
     private static let dashed: [Piece] = [
-        .year, .text("-"), .month, .text("-"), .day, .text("-"), .hour, .text("-"), .minute, .text("-"), .second,
+        .year, .text("-"), .month, .text("-"), .day, .text("-"), .hour, .text("-"), .minute, .text("-"),
+        .second,
     ]
 
     static let patterns: [[Piece]] = [
@@ -41,17 +42,27 @@ enum FileNameDatePatterns {
         [.text("Screenshot_")] + dateTime,
         [.text("Screenshot_")] + dashed,
         // macOS: `Screenshot 2023-12-01 at 12.34.56`, before Mojave `Screen Shot …`.
-        [.text("Screenshot "), .year, .text("-"), .month, .text("-"), .day, .text(" at "), .hour, .text("."),
-            .minute, .text("."), .second],
-        [.text("Screen Shot "), .year, .text("-"), .month, .text("-"), .day, .text(" at "), .hour, .text("."),
-            .minute, .text("."), .second],
+        [
+            .text("Screenshot "), .year, .text("-"), .month, .text("-"), .day, .text(" at "), .hour,
+            .text("."),
+            .minute, .text("."), .second,
+        ],
+        [
+            .text("Screen Shot "), .year, .text("-"), .month, .text("-"), .day, .text(" at "), .hour,
+            .text("."),
+            .minute, .text("."), .second,
+        ],
         // Chinese chat apps and screenshot tools.
         [.text("QQ图片")] + compact,
         [.text("微信图片_")] + compact,
-        [.text("Snipaste_"), .year, .text("-"), .month, .text("-"), .day, .text("_"), .hour, .text("-"),
-            .minute, .text("-"), .second],
-        [.text("截屏"), .year, .text("-"), .month, .text("-"), .day, .text(" "), .hour, .text("."), .minute,
-            .text("."), .second],
+        [
+            .text("Snipaste_"), .year, .text("-"), .month, .text("-"), .day, .text("_"), .hour, .text("-"),
+            .minute, .text("-"), .second,
+        ],
+        [
+            .text("截屏"), .year, .text("-"), .month, .text("-"), .day, .text(" "), .hour, .text("."), .minute,
+            .text("."), .second,
+        ],
         [.text("屏幕截图 "), .year, .text("-"), .month, .text("-"), .day, .text(" "), .hour, .minute, .second],
     ]
 
@@ -64,7 +75,9 @@ enum FileNameDatePatterns {
         return nil
     }
 
-    private static func match(_ pattern: [Piece], _ scalars: [Unicode.Scalar], timeZone: TimeZone) -> CaptureDate? {
+    private static func match(_ pattern: [Piece], _ scalars: [Unicode.Scalar], timeZone: TimeZone)
+        -> CaptureDate?
+    {
         var index = 0
         var fields = DateFields(year: 0, month: 1, day: 1)
         var milliseconds: Int64?
@@ -84,7 +97,9 @@ enum FileNameDatePatterns {
             switch piece {
             case .text(let literal):
                 for expected in literal.unicodeScalars {
-                    guard index < scalars.count, lowered(scalars[index]) == lowered(expected) else { return nil }
+                    guard index < scalars.count, lowered(scalars[index]) == lowered(expected) else {
+                        return nil
+                    }
                     index += 1
                 }
             case .year:
@@ -114,7 +129,8 @@ enum FileNameDatePatterns {
         if milliseconds != nil, index < scalars.count, asciiDigit(scalars[index]) != nil { return nil }
 
         if let milliseconds {
-            return CaptureDate(secondsSinceEpoch: milliseconds / 1000, utcOffsetSeconds: nil, source: .fileName)
+            return CaptureDate(
+                secondsSinceEpoch: milliseconds / 1000, utcOffsetSeconds: nil, source: .fileName)
         }
         guard let seconds = fields.instant(utcOffset: nil, timeZone: timeZone) else { return nil }
         return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: nil, source: .fileName)

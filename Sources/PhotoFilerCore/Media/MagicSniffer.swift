@@ -34,7 +34,8 @@ final class MagicSniffer {
     func mimeType(of head: [UInt8]) -> Result<String, SniffFailure> {
         let answer = head.withUnsafeBytes { magic_buffer(handle, $0.baseAddress, $0.count) }
         guard let answer else {
-            return .failure(SniffFailure(reason: magic_error(handle).map { String(cString: $0) } ?? "unknown"))
+            return .failure(
+                SniffFailure(reason: magic_error(handle).map { String(cString: $0) } ?? "unknown"))
         }
         return .success(String(cString: answer))
     }

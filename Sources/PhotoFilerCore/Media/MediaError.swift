@@ -20,7 +20,8 @@ extension MediaError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty(let path):
-            return "'\(path.display)' is empty (0 bytes); it is left where it is and filed once an app writes it."
+            return
+                "'\(path.display)' is empty (0 bytes); it is left where it is and filed once an app writes it."
         case .notMedia(let path, let detected):
             return
                 "'\(path.display)' is not a photo or video (its content is \(detected)); it is left where it is: move it out of the inbox."

@@ -44,7 +44,9 @@ public final class MediaReader {
         return try readImage(libraryPath, format: format, mimeType: mimeType, path: path)
     }
 
-    private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError) -> MediaInfo {
+    private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
+        -> MediaInfo
+    {
         let probe: VideoProbe
         switch VideoProbe.read(path: libraryPath) {
         case .success(let value): probe = value
@@ -81,7 +83,8 @@ public final class MediaReader {
             }
         }
         guard exif != nil || vips != nil else {
-            throw .damaged(path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
+            throw .damaged(
+                path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
         }
 
         var info = MediaInfo(mediaType: .image, mimeType: mimeType)
@@ -103,7 +106,9 @@ public final class MediaReader {
             if vips.pages > 1 { subtypes.insert("animated") }
         }
         if info.mimeType == "image/x-adobe-dng" { subtypes.insert("raw") }
-        if (format == .png || format == .jpeg), ScreenshotNames.matches(path) { subtypes.insert("screenshot") }
+        if (format == .png || format == .jpeg), ScreenshotNames.matches(path) {
+            subtypes.insert("screenshot")
+        }
         info.subtypes = subtypes.sorted()
         return info
     }

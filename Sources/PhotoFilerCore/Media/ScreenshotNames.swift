@@ -2,7 +2,9 @@
 /// "Screenshot" (Android and Windows write no such tag).
 enum ScreenshotNames {
     /// Prefixes, ASCII letters compared case-insensitively.
-    static let prefixes = ["Screenshot_", "Screenshot ", "Screenshot-", "Screen Shot ", "截屏", "屏幕截图", "Snipaste_"]
+    static let prefixes = [
+        "Screenshot_", "Screenshot ", "Screenshot-", "Screen Shot ", "截屏", "屏幕截图", "Snipaste_",
+    ]
 
     static func matches(_ name: BytePath) -> Bool {
         // Ill-formed bytes decode to U+FFFD, which no prefix contains.

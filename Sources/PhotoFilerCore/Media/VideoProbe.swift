@@ -15,7 +15,9 @@ struct VideoProbe {
     static func read(path: String) -> Result<VideoProbe, VideoFailure> {
         var opening: UnsafeMutablePointer<AVFormatContext>?
         let opened = avformat_open_input(&opening, path, nil, nil)
-        guard opened >= 0, let context = opening else { return .failure(VideoFailure(reason: message(opened))) }
+        guard opened >= 0, let context = opening else {
+            return .failure(VideoFailure(reason: message(opened)))
+        }
         defer { avformat_close_input(&opening) }
         let found = avformat_find_stream_info(context, nil)
         guard found >= 0 else { return .failure(VideoFailure(reason: message(found))) }
@@ -47,7 +49,9 @@ struct VideoProbe {
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
             size >= 9 * MemoryLayout<Int32>.size
         else { return 1 }
-        let counterClockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        let counterClockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) {
+            av_display_rotation_get($0)
+        }
         guard counterClockwise.isFinite else { return 1 }
         let clockwise = (Int((-counterClockwise).rounded()) % 360 + 360) % 360
         switch clockwise {
@@ -82,7 +86,9 @@ struct VideoProbe {
     }
 
     private static func value(_ dictionary: OpaquePointer?, _ key: String) -> String? {
-        guard let dictionary, let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else {
+        guard let dictionary, let entry = av_dict_get(dictionary, key, nil, 0),
+            let value = entry.pointee.value
+        else {
             return nil
         }
         return String(cString: value)
