@@ -5,3 +5,6 @@
 
 // AVERROR(e) is a macro Swift cannot import.
 static inline int photofiler_averror(int e) { return AVERROR(e); }
+
+// AV_NOPTS_VALUE is a cast expression Swift cannot import.
+static inline int64_t photofiler_av_nopts_value(void) { return AV_NOPTS_VALUE; }

@@ -17,3 +17,9 @@ static inline int photofiler_vips_thumbnail(const char *path, VipsImage **out, i
 static inline int photofiler_vips_write(VipsImage *image, const char *path) {
     return vips_image_write_to_file(image, path, NULL);
 }
+
+/// Opens the header only, the loader set to refuse any error (a PNG chunk CRC,
+/// say) instead of warning and carrying on, so a damaged file is not filed.
+static inline VipsImage *photofiler_vips_open_header_strict(const char *path) {
+    return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}

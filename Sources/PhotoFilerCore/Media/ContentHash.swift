@@ -1,15 +1,80 @@
+import CCrypto
+
 /// Streaming SHA-256 (libcrypto's EVP interface): the asset's identity.
+///
+/// `~Copyable` because it owns an `EVP_MD_CTX`: a copy would share (and free
+/// twice) the one context. The EVP calls are the ones OpenSSL 3 keeps; the old
+/// `SHA256_*` ones are deprecated, and EVP picks the SHA-NI code path.
 public struct ContentHasher: ~Copyable {
+    private let context: OpaquePointer
+
     public init() {
-        fatalError("ContentHasher: to be written")
+        // Both calls fail only when memory is exhausted or libcrypto is broken;
+        // nothing sensible can go on without a hash, so stop loudly.
+        guard let context = EVP_MD_CTX_new() else {
+            fatalError("libcrypto: EVP_MD_CTX_new failed (out of memory)")
+        }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            EVP_MD_CTX_free(context)
+            fatalError("libcrypto: EVP_DigestInit_ex(SHA-256) failed")
+        }
+        self.context = context
+    }
+
+    deinit {
+        EVP_MD_CTX_free(context)
     }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        fatalError("ContentHasher.update: to be written")
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        guard EVP_DigestUpdate(context, base, bytes.count) == 1 else {
+            fatalError("libcrypto: EVP_DigestUpdate failed")
+        }
     }
 
     /// The digest as 64 lowercase hex digits.
     public consuming func finalize() -> String {
-        fatalError("ContentHasher.finalize: to be written")
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let status = digest.withUnsafeMutableBufferPointer {
+            EVP_DigestFinal_ex(context, $0.baseAddress, &length)
+        }
+        guard status == 1 else { fatalError("libcrypto: EVP_DigestFinal_ex failed") }
+        return Self.hex(digest.prefix(Int(length)))
+    }
+
+    /// SHA-256 of a whole buffer, for small inputs and tests.
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = ContentHasher()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// Reads the file from offset 0 to its end with `pread` (the file position is
+    /// left alone, so the caller's own reads are not disturbed).
+    public static func hash(_ fd: FileDescriptor) throws(SystemError) -> String {
+        var hasher = ContentHasher()
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while true {
+            let count = try fd.read(into: buffer, at: offset)
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+        }
+        return hasher.finalize()
+    }
+
+    private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

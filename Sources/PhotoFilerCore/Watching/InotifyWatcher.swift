@@ -40,7 +40,8 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// are read by an `async` continuation (never left in the library's buffer).
     static let drainLimit = 4096
 
-    private let fd: CInt
+    /// libinotifytools' fd (internal for tests).
+    let fd: CInt
     private let handler: @Sendable ([WatchEvent]) -> Void
     private var source: DispatchSourceRead?
     private var table = WatchTable()
@@ -212,7 +213,9 @@ public final class InotifyWatcher: @unchecked Sendable {
         for root in roots.keys.sorted() {
             var newly: [BytePath] = []
             do {
-                try walk(from: root, root: root, newly: &newly, failures: &events, rootMustExist: false)
+                try walk(
+                    from: root, root: root, newly: &newly, failures: &events, rootMustExist: false,
+                    recheck: true)
             } catch {
                 events.append(.failed(error))
             }
@@ -227,7 +230,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// gives an event and is also seen by the caller's scan, never neither.
     private func walk(
         from top: BytePath, root: BytePath, newly: inout [BytePath], failures: inout [WatchEvent],
-        rootMustExist: Bool
+        rootMustExist: Bool, recheck: Bool = false
     ) throws(WatchError) {
         var stack = [top]
         while let folder = stack.popLast() {
@@ -244,7 +247,20 @@ public final class InotifyWatcher: @unchecked Sendable {
                 if let known = table.entry(path: folder), known.folder.inode == status.inode,
                     known.folder.device == status.device
                 {
-                    // Already watched: no second watch (libinotifytools would leak an entry).
+                    // Already watched: no second watch through libinotifytools (it
+                    // would leak an entry). After an overflow the entry may be stale
+                    // (a folder re-made with a reused inode number), so ask the
+                    // kernel, which returns the live watch or makes a new one.
+                    if recheck {
+                        let wd = folder.withCString { inotify_add_watch(fd, $0, Self.mask) }
+                        guard wd >= 0 else {
+                            throw SystemError(.current, call: "inotify_add_watch", path: folder)
+                        }
+                        if wd != known.wd {
+                            table.insert(wd: wd, folder: known.folder)
+                            newly.append(folder)
+                        }
+                    }
                 } else {
                     let wd = try addWatch(folder)
                     table.insert(

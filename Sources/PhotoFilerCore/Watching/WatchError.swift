@@ -41,11 +41,7 @@ public enum WatchError: Error, Hashable, Sendable, CustomStringConvertible {
         guard let fd = try? Sys.openForReading("/proc/sys/fs/inotify/max_user_watches") else { return nil }
         defer { fd.close() }
         var buffer = [UInt8](repeating: 0, count: 32)
-        guard
-            let count = try? buffer.withUnsafeMutableBytes({ (raw) throws(SystemError) in
-                try fd.read(into: raw)
-            })
-        else { return nil }
+        guard let count = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }) else { return nil }
         let text = String(decoding: buffer[..<count], as: UTF8.self)
         return Int(text.filter(\.isNumber))
     }

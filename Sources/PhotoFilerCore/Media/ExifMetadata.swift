@@ -1,0 +1,91 @@
+import CGExiv2
+import CGLib
+import Foundation
+
+/// What exiv2 (through gexiv2) says about a still image: real pixel size,
+/// orientation, the capture date tags and the hints that make a subtype.
+///
+/// exiv2 rather than libvips for HEIC: Debian 12's libvips cannot open recent
+/// iPhone HEICs (HDR gain maps), while exiv2 reads their EXIF and `ispe` size.
+struct ExifMetadata {
+    var pixelWidth = 0
+    var pixelHeight = 0
+    /// 1–8; 1 when absent or out of range.
+    var orientation = 1
+    var dateTimeOriginal: String?
+    var offsetTimeOriginal: String?
+    /// XMP dates, for files (screenshots, edited exports) whose only date is there.
+    var xmpDateTimeOriginal: String?
+    var xmpDateCreated: String?
+    /// `Exif.Photo.UserComment` and `Xmp.exif.UserComment`: iOS writes "Screenshot".
+    var userComments: [String] = []
+    var isDNG = false
+
+    /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
+    func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
+        if let text = dateTimeOriginal,
+            let date = CaptureDates.fromExif(text, offset: offsetTimeOriginal, timeZone: timeZone)
+        {
+            return date
+        }
+        for text in [xmpDateTimeOriginal, xmpDateCreated].compactMap({ $0 }) {
+            if let date = CaptureDates.fromExif(text, offset: nil, timeZone: timeZone) { return date }
+        }
+        return nil
+    }
+
+    var saysScreenshot: Bool {
+        userComments.contains { $0.range(of: "screenshot", options: .caseInsensitive) != nil }
+    }
+
+    /// Reads the file at `path` (a `/proc/self/fd/N` name); the failure is exiv2's message.
+    static func read(path: String) -> Result<ExifMetadata, ExifFailure> {
+        guard let handle = gexiv2_metadata_new() else {
+            return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard gexiv2_metadata_open_path(handle, path, &error) != 0 else {
+            return .failure(ExifFailure(reason: consume(&error) ?? "exiv2 could not read it"))
+        }
+        var result = ExifMetadata()
+        result.pixelWidth = Int(gexiv2_metadata_get_pixel_width(handle))
+        result.pixelHeight = Int(gexiv2_metadata_get_pixel_height(handle))
+        let orientation = Int(gexiv2_metadata_try_get_orientation(handle, &error).rawValue)
+        _ = consume(&error)
+        result.orientation = (1...8).contains(orientation) ? orientation : 1
+        result.dateTimeOriginal = tag(handle, "Exif.Photo.DateTimeOriginal")
+        result.offsetTimeOriginal = tag(handle, "Exif.Photo.OffsetTimeOriginal")
+        result.xmpDateTimeOriginal = tag(handle, "Xmp.exif.DateTimeOriginal")
+        result.xmpDateCreated = tag(handle, "Xmp.photoshop.DateCreated")
+        result.userComments = ["Exif.Photo.UserComment", "Xmp.exif.UserComment"].compactMap {
+            tag(handle, $0)
+        }
+        result.isDNG = tag(handle, "Exif.Image.DNGVersion") != nil
+        return .success(result)
+    }
+
+    struct ExifFailure: Error {
+        let reason: String
+    }
+
+    /// A tag's value as text, nil when absent (or unreadable: a bad tag is no tag).
+    private static func tag(_ handle: UnsafeMutablePointer<GExiv2Metadata>, _ name: String) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        let value = gexiv2_metadata_try_get_tag_string(handle, name, &error)
+        _ = consume(&error)
+        guard let value else { return nil }
+        defer { g_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Frees a GError, returning its message.
+    private static func consume(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
+        guard let pointer = error else { return nil }
+        let message = pointer.pointee.message.map { String(cString: $0) }
+        g_error_free(pointer)
+        error = nil
+        return message
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import PhotoFilerCore
+
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason))
+struct MediaReaderTests {
+    /// Expected subtypes; every other good file has none.
+    static let subtypes: [String: [String]] = [
+        "throbber.gif": ["animated"], "IMG_2908.PNG": ["screenshot"],
+        "screenshot-really-a-png.jpeg": ["screenshot"],
+        "DNG.dng": ["raw"],
+    ]
+    /// Display sizes where orientation or rotation turns the stored pixels.
+    static let displaySizes: [String: (Int, Int)] = [
+        "Landscape_6.jpg": (1800, 1200), "Landscape_8.jpg": (1800, 1200), "Landscape_1.jpg": (1800, 1200),
+        "IMG_1064.jpeg": (3024, 4032), "IMG_3539.MOV": (1080, 1920),
+    ]
+
+    static var goodFiles: [Corpus.Entry] { Corpus.entries.filter { !$0.file.hasPrefix("bad/") } }
+
+    @Test(arguments: goodFiles)
+    func readsCorpusFile(entry: Corpus.Entry) throws {
+        let reader = try MediaReader(timeZone: .gmt)
+        let info = try Corpus.read(Corpus.path(entry.file), with: reader)
+        #expect(info.mimeType == entry.mimeType)
+        #expect(info.mediaType == (entry.mimeType.hasPrefix("video/") ? .video : .image))
+        #expect(info.pixelWidth == entry.width)
+        #expect(info.pixelHeight == entry.height)
+        #expect(info.subtypes == Self.subtypes[entry.file, default: []])
+        if let (width, height) = Self.displaySizes[entry.file] {
+            #expect(info.displayWidth == width)
+            #expect(info.displayHeight == height)
+        }
+        if let text = entry.dateTimeOriginal {
+            // The reader reads wall times in UTC here, so the wall time is the instant plus its offset.
+            let expected = try #require(CaptureDates.fromExif(text, offset: nil, timeZone: .gmt))
+            let date = try #require(info.embeddedDate)
+            #expect(date.source == .exif)
+            #expect(date.secondsSinceEpoch + Int64(date.utcOffsetSeconds ?? 0) == expected.secondsSinceEpoch)
+        }
+        #expect(info.frameCount == (entry.file == "throbber.gif" ? 8 : 1))
+    }
+
+    @Test func videosCarryDurationAndContainerDate() throws {
+        let reader = try MediaReader(timeZone: .gmt)
+        let mov = try Corpus.read(Corpus.path("IMG_3539.MOV"), with: reader)
+        // QuickTime's own creationdate wins, with its offset: 2016-01-18 15:20:40-07:00.
+        #expect(
+            mov.embeddedDate
+                == CaptureDate(
+                    secondsSinceEpoch: 1_453_155_640, utcOffsetSeconds: -25_200, source: .container))
+        #expect(mov.orientation == 6)
+        #expect(abs((mov.duration ?? 0) - 0.57) < 0.05)
+        let mp4 = try Corpus.read(Corpus.path("with-gps.mp4"), with: reader)
+        // creation_time is UTC with no offset of its own: 2017-02-22T08:20:28Z.
+        #expect(
+            mp4.embeddedDate
+                == CaptureDate(secondsSinceEpoch: 1_487_751_628, utcOffsetSeconds: nil, source: .container))
+        #expect(mp4.orientation == 1)
+        #expect(mp4.duration != nil)
+    }
+
+    @Test func refusesBrokenFiles() throws {
+        let reader = try MediaReader()
+        func failure(_ file: String) -> MediaError? {
+            do {
+                _ = try Corpus.read(Corpus.path(file), with: reader)
+                return nil
+            } catch let error as MediaError {
+                return error
+            } catch {
+                Issue.record("unexpected error \(error)")
+                return nil
+            }
+        }
+        #expect(
+            failure("bad/truncated_half.jpg")
+                == .truncated(path: Corpus.path("bad/truncated_half.jpg"), format: "JPEG"))
+        #expect(failure("bad/x.jpg") == .empty(path: Corpus.path("bad/x.jpg")))
+        #expect(failure("bad/y.jpg") == .notMedia(path: Corpus.path("bad/y.jpg"), detected: "text/plain"))
+        guard case .damaged(let path, let format, _) = failure("bad/bad_crc.png") else {
+            Issue.record("bad_crc.png was not refused as damaged")
+            return
+        }
+        #expect(path == Corpus.path("bad/bad_crc.png"))
+        #expect(format == "PNG")
+        // Messages name the file.
+        #expect(failure("bad/y.jpg")?.description.contains("y.jpg") == true)
+    }
+
+    @Test func truncatedCopiesOfGoodFilesAreRefused() throws {
+        let reader = try MediaReader()
+        let folder = try TemporaryFolder()
+        for file in [
+            "Landscape_1.jpg", "IMG_2908.PNG", "throbber.gif", "denali.webp", "IMG_2682.heic", "with-gps.mp4",
+        ] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file).display))
+            let cut = folder.path.appending("cut-" + file)
+            try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut.display))
+            #expect(throws: MediaError.self, "\(file) cut to two thirds") {
+                try Corpus.read(cut, with: reader)
+            }
+        }
+    }
+
+    @Test func nonUTF8NameReadsFine() throws {
+        let reader = try MediaReader()
+        let folder = try TemporaryFolder()
+        let name = BytePath(bytes: Array("Screenshot_caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let path = folder.path.appending(name)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("Landscape_6.jpg").display))
+        let fd = try Sys.createExclusive(path)
+        try bytes.withUnsafeBytes { try fd.writeAll($0) }
+        fd.close()
+        let info = try Corpus.read(path, with: reader)
+        #expect(info.mimeType == "image/jpeg")
+        #expect(info.displayWidth == 1800)
+        #expect(info.subtypes == ["screenshot"])  // from the name
+    }
+
+    @Test(arguments: Corpus.entries)
+    func hashMatchesManifest(entry: Corpus.Entry) throws {
+        let fd = try Sys.openForReading(Corpus.path(entry.file))
+        defer { fd.close() }
+        #expect(try ContentHasher.hash(fd) == entry.sha256)
+    }
+
+    @Test func hashOfKnownVectors() {
+        let abc = Array("abc".utf8).withUnsafeBytes { ContentHasher.hash($0) }
+        #expect(abc == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var streamed = ContentHasher()
+        for part in ["a", "b", "c"] { Array(part.utf8).withUnsafeBytes { streamed.update($0) } }
+        #expect(streamed.finalize() == abc)
+    }
+
+    /// Not a pass/fail test: prints the per-file cost on the corpus for the report.
+    @Test func measuresReadTime() throws {
+        let reader = try MediaReader()
+        let files = Self.goodFiles.map { Corpus.path($0.file) }
+        _ = try files.map { try Corpus.read($0, with: reader) }  // warm the page cache and libraries
+        let rounds = 20
+        let clock = ContinuousClock()
+        var perFile: [String: Duration] = [:]
+        for path in files {
+            let elapsed = try clock.measure {
+                for _ in 0..<rounds { _ = try Corpus.read(path, with: reader) }
+            }
+            perFile[path.lastComponent.display] = elapsed / rounds
+        }
+        let total = perFile.values.reduce(Duration.zero, +)
+        for (file, duration) in perFile.sorted(by: { $0.key < $1.key }) {
+            print("read \(file): \(duration.formatted(.units(allowed: [.microseconds], width: .narrow)))")
+        }
+        print(
+            "read mean per file: \((total / files.count).formatted(.units(allowed: [.microseconds], width: .narrow)))"
+        )
+    }
+}
+
+/// A folder under /tmp removed when the value goes away.
+final class TemporaryFolder {
+    let path: BytePath
+
+    init() throws {
+        var template = Array("/tmp/photofiler-media-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
+        path = BytePath(cString: made)
+    }
+
+    deinit {
+        if let entries = try? Sys.listDirectory(path) {
+            for entry in entries { try? Sys.unlink(path.appending(entry.name)) }
+        }
+        try? Sys.removeDirectory(path)
+    }
+}

@@ -1,0 +1,237 @@
+import Dispatch
+import Glibc
+import Testing
+
+@testable import PhotoFilerCore
+
+/// Against real folders. Serialized: libinotifytools allows one watcher per process.
+@Suite(.serialized) struct InotifyWatcherTests {
+    @Test func fileWrittenAndClosedIsClosedWrite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            #expect(try watcher.watchSync(folder.path) == [folder.path])
+            let file = folder.path.appending("a.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+            #expect(log.all.contains(.created(file)))
+            #expect(log.all.contains(.modified(file)))
+        }
+    }
+
+    @Test func renameInIsMovedIn() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        defer { folder.remove(); outside.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let source = outside.path.appending("b.jpg")
+            try writeFile(source)
+            let target = folder.path.appending("b.jpg")
+            try Sys.rename(source, to: target)
+            #expect(log.wait(for: .movedIn(target)))
+            try Sys.rename(target, to: source)
+            #expect(log.wait(for: .movedOut(target)))
+        }
+    }
+
+    @Test func existingSubfoldersAreWatchedAndReturned() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let deep = folder.path.appending("x/y")
+        try Sys.makeDirectories(deep)
+        try withWatcher { watcher, log in
+            let watched = try watcher.watchSync(folder.path)
+            #expect(Set(watched) == [folder.path, folder.path.appending("x"), deep])
+            #expect(try watcher.watchSync(folder.path).isEmpty, "a second walk adds nothing")
+            let file = deep.appending("c.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+        }
+    }
+
+    @Test func newSubfolderIsWatchedAndReported() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let sub = folder.path.appending("sub")
+            try Sys.makeDirectory(sub)
+            #expect(log.wait(for: .directoryAppeared(sub)))
+            let file = sub.appending("d.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 2)
+        }
+    }
+
+    @Test func treeMovedInReportsEveryFolder() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        defer { folder.remove(); outside.remove() }
+        let tree = outside.path.appending("t")
+        try Sys.makeDirectories(tree.appending("u/v"))
+        try writeFile(tree.appending("u/v/old.jpg"))
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let moved = folder.path.appending("t")
+            try Sys.rename(tree, to: moved)
+            let expected: [WatchEvent] = [
+                .directoryAppeared(moved), .directoryAppeared(moved.appending("u")),
+                .directoryAppeared(moved.appending("u/v")),
+            ]
+            #expect(log.wait { events in expected.allSatisfy(events.contains) })
+        }
+    }
+
+    @Test func removedFolderIsDirectoryGone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let sub = folder.path.appending("sub")
+            try Sys.makeDirectory(sub)
+            #expect(log.wait(for: .directoryAppeared(sub)))
+            try Sys.removeDirectory(sub)
+            #expect(log.wait(for: .directoryGone(sub)))
+            let sentinel = folder.path.appending("sentinel.jpg")
+            try writeFile(sentinel)
+            #expect(log.wait(for: .closedWrite(sentinel)))
+            #expect(log.all.filter { $0 == .directoryGone(sub) }.count == 1, "reported once")
+        }
+    }
+
+    @Test func folderMovedAwayStopsReporting() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        defer { folder.remove(); outside.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let sub = folder.path.appending("sub")
+            try Sys.makeDirectory(sub)
+            #expect(log.wait(for: .directoryAppeared(sub)))
+            let away = outside.path.appending("sub")
+            try Sys.rename(sub, to: away)
+            #expect(log.wait(for: .directoryGone(sub)))
+            try writeFile(away.appending("late.jpg"))
+            let sentinel = folder.path.appending("sentinel.jpg")
+            try writeFile(sentinel)
+            #expect(log.wait(for: .closedWrite(sentinel)))
+            #expect(!log.all.contains { $0.path?.lastComponent == "late.jpg" })
+        }
+    }
+
+    @Test func nonUTF8NameKeepsItsBytes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let name = BytePath(bytes: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+            let file = folder.path.appending(name)
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+            #expect(!file.isValidUTF8)
+        }
+    }
+
+    @Test func excludedPrefixIsNeverWatchedNorReported() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let library = folder.path.appending("PhotoFiler")
+        try Sys.makeDirectories(library.appending("Roll"))
+        let later = folder.path.appending("Later")
+        try withWatcher { watcher, log in
+            let watched = try watcher.watchSync(folder.path, excluding: [library, later])
+            #expect(watched == [folder.path])
+            try writeFile(library.appending("x.jpg"))
+            try writeFile(library.appending("Roll/y.jpg"))
+            try Sys.makeDirectory(later)
+            try Sys.makeDirectory(later.appending("inner"))
+            try writeFile(later.appending("z.jpg"))
+            let sentinel = folder.path.appending("sentinel.jpg")
+            try writeFile(sentinel)
+            #expect(log.wait(for: .closedWrite(sentinel)))
+            let leaked = log.all.filter { event in
+                guard let path = event.path else { return false }
+                return path.isWithin(library) || path.isWithin(later)
+            }
+            #expect(leaked.isEmpty)
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 1)
+        }
+    }
+
+    @Test func rootDeletedAndRecreatedCanBeWatchedAgain() throws {
+        let parent = try TemporaryFolder()
+        defer { parent.remove() }
+        let root = parent.path.appending("inbox")
+        try Sys.makeDirectory(root)
+        try withWatcher { watcher, log in
+            try watcher.watchSync(root)
+            try Sys.removeDirectory(root)
+            #expect(log.wait(for: .directoryGone(root)))
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 0)
+            try Sys.makeDirectory(root)
+            #expect(try watcher.watchSync(root) == [root])
+            let file = root.appending("again.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+        }
+    }
+
+    @Test func missingRootThrowsWithItsPath() throws {
+        let parent = try TemporaryFolder()
+        defer { parent.remove() }
+        let missing = parent.path.appending("nope")
+        try withWatcher { watcher, _ in
+            #expect {
+                try watcher.watchSync(missing)
+            } throws: { error in
+                guard case .cannotWatch(let system) = error as? WatchError else { return false }
+                return system.path == missing && system.errno == .noSuchFile
+            }
+        }
+    }
+
+    @Test func descriptorIsCloseOnExec() throws {
+        try withWatcher { watcher, _ in
+            #expect(fcntl(watcher.fd, F_GETFD) & FD_CLOEXEC != 0)
+            #expect(watcher.fd < FD_SETSIZE)
+        }
+    }
+
+    @Test func debounceTimerReportsASettledFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let due = EventLog()
+        let log = EventLog()
+        let queue = DispatchQueue(label: "test.watch")
+        let timer = DebounceTimer(queue: queue, settle: 50_000_000) { paths in
+            due.append(paths.map(WatchEvent.closedWrite))
+        }
+        let watcher = try InotifyWatcher(queue: queue) { events in
+            log.append(events)
+            timer.apply(events)
+        }
+        defer {
+            queue.sync {
+                watcher.stop(); timer.cancel()
+            }
+        }
+        try watcher.watchSync(folder.path)
+        let file = folder.path.appending("e.jpg")
+        try writeFile(file)
+        #expect(due.wait(for: .closedWrite(file)))
+        #expect(due.all == [.closedWrite(file)])
+        #expect(queue.sync { timer.pendingCount } == 0)
+    }
+}
+
+@Suite struct WatchErrorTests {
+    @Test func limitMessageNamesTheSysctl() {
+        let text = WatchError.watchLimitReached(path: "/home/me/Downloads/QQ").description
+        #expect(text.contains("fs.inotify.max_user_watches"))
+        #expect(text.contains("sudo sysctl fs.inotify.max_user_watches=524288"))
+        #expect(text.contains("/etc/sysctl.d/"))
+        #expect(text.contains("/home/me/Downloads/QQ"))
+    }
+}

@@ -1,0 +1,80 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+@testable import PhotoFilerCore
+
+/// Collects a watcher's batches and lets a test wait for a condition on them,
+/// with a generous timeout and no fixed sleeps: each batch wakes the waiter.
+final class EventLog: Sendable {
+    private let events = Mutex<[WatchEvent]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func append(_ batch: [WatchEvent]) {
+        events.withLock { $0.append(contentsOf: batch) }
+        arrived.signal()
+    }
+
+    var all: [WatchEvent] { events.withLock { $0 } }
+
+    /// Waits until `condition` holds for the events so far; false on timeout.
+    @discardableResult
+    func wait(timeout seconds: Double = 10, until condition: ([WatchEvent]) -> Bool) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while true {
+            if condition(all) { return true }
+            if arrived.wait(timeout: deadline) == .timedOut { return condition(all) }
+        }
+    }
+
+    func wait(for event: WatchEvent, timeout seconds: Double = 10) -> Bool {
+        wait(timeout: seconds) { $0.contains(event) }
+    }
+}
+
+/// A fresh folder under /tmp, removed with everything in it by `remove()`.
+struct TemporaryFolder {
+    let path: BytePath
+
+    init() throws {
+        var template = Array("/tmp/photofiler-watch-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let made else { throw SystemError(.current, call: "mkdtemp", path: nil) }
+        path = BytePath(cString: made)
+    }
+
+    func remove() { Self.removeTree(path) }
+
+    static func removeTree(_ path: BytePath) {
+        guard let status = try? Sys.status(path) else { return }
+        if status.isDirectory {
+            for entry in (try? Sys.listDirectory(path)) ?? [] { removeTree(path.appending(entry.name)) }
+            try? Sys.removeDirectory(path)
+        } else {
+            try? Sys.unlink(path)
+        }
+    }
+}
+
+/// Writes `bytes` to a new file and closes it (one IN_CLOSE_WRITE).
+func writeFile(_ path: BytePath, _ bytes: [UInt8] = Array("photo".utf8)) throws {
+    let fd = try Sys.createExclusive(path)
+    defer { fd.close() }
+    try bytes.withUnsafeBytes { try fd.writeAll($0) }
+}
+
+/// Runs `body` with a started watcher and its log; stops the watcher after.
+func withWatcher(_ body: (InotifyWatcher, EventLog) throws -> Void) throws {
+    let log = EventLog()
+    let watcher = try InotifyWatcher { log.append($0) }
+    defer { watcher.queue.sync { watcher.stop() } }
+    try body(watcher, log)
+}
+
+extension InotifyWatcher {
+    /// `watch(directory:excluding:)` from a test thread, on the watcher's queue.
+    @discardableResult
+    func watchSync(_ directory: BytePath, excluding: [BytePath] = []) throws -> [BytePath] {
+        try queue.sync { try watch(directory: directory, excluding: excluding) }
+    }
+}
