@@ -31,6 +31,18 @@ import Testing
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
 
+    @Test func connectionSettingsAreDurableAndChecked() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try folder.catalog()
+        func pragma(_ name: String) throws -> String? {
+            try catalog.connection.queryFirst("PRAGMA \(name)") { $0.text(0) }
+        }
+        #expect(try pragma("journal_mode") == "wal")
+        #expect(try pragma("synchronous") == "2")  // FULL
+        #expect(try pragma("foreign_keys") == "1")
+        #expect(try pragma("busy_timeout") == "5000")
+    }
+
     @Test func migratesAnEmptyFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
