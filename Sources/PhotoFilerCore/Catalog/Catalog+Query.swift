@@ -29,38 +29,7 @@ extension Catalog {
     /// asset's sort keys, so it stops after `limit` rows; without one, down the
     /// assets' own index (a smart album's partial index when sorting by added).
     public func assets(matching query: AssetQuery) throws(CatalogError) -> [AssetRecord] {
-        var conditions: [String] = []
-        var values: [SQLiteValue] = []
-        var sql = "SELECT \(AssetRow.columns) FROM "
-        if let album = query.album {
-            sql += "memberships m JOIN assets a ON a.id = m.asset_id "
-            conditions.append("m.album_id = ? AND m.removed_at IS NULL")
-            values.append(.integer(album))
-        } else {
-            sql += "assets a "
-        }
-        if let smart = query.smartAlbum {
-            let predicate = smart.predicate(now: query.now)
-            conditions.append(predicate.sql)
-            values += predicate.values
-        } else {
-            conditions.append("a.deleted_at IS NULL")
-        }
-        if let mediaType = query.mediaType {
-            // A literal from a closed enum, so the Videos partial index can serve `--media video`.
-            conditions.append("a.media_type = '\(mediaType.rawValue)'")
-        }
-        sql += "WHERE " + conditions.joined(separator: " AND ")
-        switch (query.sort, query.album != nil) {
-        case (.added, true): sql += " ORDER BY m.asset_added_at DESC, m.asset_id DESC"
-        case (.created, true): sql += " ORDER BY m.asset_created_at DESC, m.asset_id DESC"
-        case (.added, false): sql += " ORDER BY a.added_at DESC, a.id DESC"
-        case (.created, false): sql += " ORDER BY a.created_at DESC, a.id DESC"
-        }
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            values.append(.int(max(0, limit)))
-        }
+        let (sql, values) = query.statement()
         return try selectAssets(sql, values)
     }
 
@@ -72,12 +41,15 @@ extension Catalog {
         var summaries: [AlbumSummary] = []
         for album in try albums() {
             // Active memberships minus those of deleted assets: both counts read
-            // small indexes (deleted assets are few) instead of every member's row.
+            // small indexes instead of every member's row. CROSS JOIN makes SQLite
+            // start from the (few) deleted assets; left to itself, without
+            // statistics, it walks every member and probes its asset (~80 ms per
+            // 20k members instead of well under 1 ms).
             let count =
                 try connection.queryFirst(
                     """
                     SELECT (SELECT count(*) FROM memberships WHERE album_id = ?1 AND removed_at IS NULL)
-                         - (SELECT count(*) FROM assets a JOIN memberships m ON m.asset_id = a.id
+                         - (SELECT count(*) FROM assets a CROSS JOIN memberships m ON m.asset_id = a.id
                             WHERE a.deleted_at IS NOT NULL AND m.album_id = ?1 AND m.removed_at IS NULL)
                     """, [.integer(album.id)]
                 ) { $0.int(0) } ?? 0
@@ -105,5 +77,44 @@ extension Catalog {
             summaries.append(AlbumSummary(kind: .smart(smart), count: count, cover: cover))
         }
         return summaries
+    }
+}
+
+extension AssetQuery {
+    /// The SELECT for this query (separate so tests can check its plan).
+    func statement() -> (sql: String, values: [SQLiteValue]) {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        var sql = "SELECT \(AssetRow.columns) FROM "
+        if let album {
+            sql += "memberships m JOIN assets a ON a.id = m.asset_id "
+            conditions.append("m.album_id = ? AND m.removed_at IS NULL")
+            values.append(.integer(album))
+        } else {
+            sql += "assets a "
+        }
+        if let smart = smartAlbum {
+            let predicate = smart.predicate(now: now)
+            conditions.append(predicate.sql)
+            values += predicate.values
+        } else {
+            conditions.append("a.deleted_at IS NULL")
+        }
+        if let mediaType = mediaType {
+            // A literal from a closed enum, so the Videos partial index can serve `--media video`.
+            conditions.append("a.media_type = '\(mediaType.rawValue)'")
+        }
+        sql += "WHERE " + conditions.joined(separator: " AND ")
+        switch (sort, album != nil) {
+        case (.added, true): sql += " ORDER BY m.asset_added_at DESC, m.asset_id DESC"
+        case (.created, true): sql += " ORDER BY m.asset_created_at DESC, m.asset_id DESC"
+        case (.added, false): sql += " ORDER BY a.added_at DESC, a.id DESC"
+        case (.created, false): sql += " ORDER BY a.created_at DESC, a.id DESC"
+        }
+        if let limit = limit {
+            sql += " LIMIT ?"
+            values.append(.int(max(0, limit)))
+        }
+        return (sql, values)
     }
 }

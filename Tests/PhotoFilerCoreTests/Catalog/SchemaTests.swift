@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import PhotoFilerCore
+
+@Suite struct CatalogSchemaTests {
+    private func userVersion(_ path: BytePath) throws -> Int {
+        let connection = try SQLiteConnection(path: path)
+        return try Schema.userVersion(connection)
+    }
+
+    private func tables(_ path: BytePath) throws -> [String] {
+        let connection = try SQLiteConnection(path: path)
+        return try connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ) { $0.text(0) }
+    }
+
+    @Test func migrationsEndAtTheSchemaVersion() {
+        #expect(Schema.migrations.last?.version == Catalog.schemaVersion)
+        #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
+    }
+
+    @Test func createsVersionOneInAMissingFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        _ = try Catalog(path: path)
+        #expect(try userVersion(path) == 1)
+        #expect(try tables(path) == ["albums", "assets", "memberships", "seen_sources"])
+        let connection = try SQLiteConnection(path: path)
+        #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
+    }
+
+    @Test func connectionSettingsAreDurableAndChecked() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try folder.catalog()
+        func pragma(_ name: String) throws -> String? {
+            try catalog.connection.queryFirst("PRAGMA \(name)") { $0.text(0) }
+        }
+        #expect(try pragma("journal_mode") == "wal")
+        #expect(try pragma("synchronous") == "2")  // FULL
+        #expect(try pragma("foreign_keys") == "1")
+        #expect(try pragma("busy_timeout") == "5000")
+    }
+
+    @Test func migratesAnEmptyFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        #expect(FileManager.default.createFile(atPath: path.display, contents: Data()))
+        _ = try Catalog(path: path)
+        #expect(try userVersion(path) == 1)
+    }
+
+    @Test func migratesAVersionZeroDatabase() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.executeScript(
+                "CREATE TABLE scratch (x); DROP TABLE scratch; PRAGMA user_version = 0;")
+        }
+        #expect(try tables(path).isEmpty)
+        let catalog = try Catalog(path: path)
+        #expect(try userVersion(path) == 1)
+        #expect(try catalog.insertAsset(sampleAsset(1)) == 1)
+        // Opening it again migrates nothing and keeps the data.
+        let again = try Catalog(path: path)
+        #expect(try again.asset(id: 1)?.hash == sampleAsset(1).hash)
+    }
+
+    @Test func refusesANewerSchemaWithoutTouchingIt() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = 7")
+        }
+        #expect(throws: CatalogError.newerSchema(path: path, found: 7, supported: Catalog.schemaVersion)) {
+            try Catalog(path: path)
+        }
+        #expect(try userVersion(path) == 7)
+        #expect(try tables(path).isEmpty)
+    }
+
+    @Test(arguments: [
+        Array(repeating: UInt8(0xA5), count: 4096),
+        Array("this is not a database, just some notes\n".utf8),
+    ])
+    func refusesGarbageAsCorrupt(bytes: [UInt8]) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        #expect(FileManager.default.createFile(atPath: path.display, contents: Data(bytes)))
+        let error = #expect(throws: CatalogError.self) { try Catalog(path: path) }
+        guard case .corrupt(let reported, _) = error else {
+            Issue.record("expected .corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(reported == path)
+    }
+
+    @Test func reportsAMissingFolderAsCannotOpen() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("missing/catalog.sqlite")
+        let error = #expect(throws: CatalogError.self) { try Catalog(path: path) }
+        guard case .cannotOpen(let reported, _) = error else {
+            Issue.record("expected .cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(reported == path)
+    }
+
+    @Test func errorsCarryTheStatement() throws {
+        let folder = try TemporaryFolder()
+        let connection = try SQLiteConnection(path: folder.file("x.sqlite"))
+        let error = #expect(throws: CatalogError.self) {
+            try connection.execute("SELECT x FROM nowhere")
+        }
+        guard case .sqlite(_, let message, let sql) = error else {
+            Issue.record("expected .sqlite, got \(String(describing: error))")
+            return
+        }
+        #expect(sql == "SELECT x FROM nowhere")
+        #expect(message.contains("nowhere"))
+    }
+}
