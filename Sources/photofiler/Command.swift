@@ -1,4 +1,3 @@
-import Glibc
 import PhotoFilerCore
 
 /// One subcommand: parses its own options (validate before run), then runs.
@@ -14,13 +13,21 @@ protocol Command {
 /// What every command shares: the library, the output mode, the log.
 struct Context {
     var libraryFlag: BytePath?
+    /// The config file's settings (`--config FILE`, else the default file when it exists).
+    var configuration: Configuration?
     var json: Bool
     var verbose: Bool
     let log: Logger
 
-    /// Opens the library SPEC's order names; prints the error and returns nil on failure.
+    /// The library SPEC's order names: `--library`, `$PHOTOFILER_LIBRARY`, the config
+    /// file, `$XDG_PICTURES_DIR/PhotoFiler`.
+    var libraryRoot: BytePath {
+        LibraryLocation.resolve(flag: libraryFlag, config: configuration).path
+    }
+
+    /// Opens the library; prints the error and returns nil on failure.
     func openLibrary() -> PhotoLibrary? {
-        let root = libraryFlag ?? LibraryDefaults.root()
+        let root = libraryRoot
         do {
             return try PhotoLibrary(root: root, log: log)
         } catch {
@@ -31,18 +38,6 @@ struct Context {
 
     func fail(_ message: String) {
         log.error(message)
-    }
-}
-
-enum LibraryDefaults {
-    /// `$PHOTOFILER_LIBRARY`, else `$XDG_PICTURES_DIR/PhotoFiler`, else `~/Pictures/PhotoFiler`.
-    static func root() -> BytePath {
-        if let value = getenv("PHOTOFILER_LIBRARY"), value.pointee != 0 { return BytePath(cString: value) }
-        if let value = getenv("XDG_PICTURES_DIR"), value.pointee != 0 {
-            return BytePath(cString: value).appending("PhotoFiler")
-        }
-        let home = getenv("HOME").map { BytePath(cString: $0) } ?? "/"
-        return home.appending("Pictures/PhotoFiler")
     }
 }
 

@@ -25,7 +25,7 @@ let overview = """
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self,
     ]
     let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help" else {
@@ -33,9 +33,15 @@ func runCommandLine() -> Int32 {
         return raw.isEmpty ? 2 : 0
     }
     let name = first.display
+    if name == "watch" {
+        // Before any thread exists, so no early signal is lost; and libinotifytools
+        // first, while its descriptor is below 1024 (it uses select()).
+        SignalWatcher.blockTerminationSignals()
+        try? InotifyWatcher.initializeEarly()
+    }
     let lookup = name == "unfavorite" ? "favorite" : name
     guard let type = commands.first(where: { $0.name == lookup }) else {
-        Logger().error("Unknown command '\(name)'; run 'photofiler --help' for the list.")
+        Logger.standardError(verbose: false).error("Unknown command '\(name)'; run 'photofiler --help' for the list.")
         return 2
     }
     var arguments = Arguments(Array(raw.dropFirst()), command: name)
@@ -47,13 +53,27 @@ func runCommandLine() -> Int32 {
         let library = try arguments.value("--library")
         let json = arguments.flag("--json")
         let verbose = arguments.flag("--verbose")
+        let configFile = try arguments.value("--config")
         let command = try type.init(&arguments)
-        let context = Context(libraryFlag: library, json: json, verbose: verbose, log: Logger())
+        let configuration = try loadConfiguration(configFile)
+        let log = Logger.standardError(verbose: verbose)
+        let context = Context(
+            libraryFlag: library, configuration: configuration, json: json, verbose: verbose, log: log)
         return command.run(context)
+    } catch let error as ConfigurationError {
+        Logger.standardError(verbose: false).error(error.description)
+        return 2
     } catch {
-        Logger().error(error.description)
+        Logger.standardError(verbose: false).error("\(error)")
         return 2
     }
+}
+
+/// The config file every command reads: `--config FILE`, else the default one when present.
+func loadConfiguration(_ flag: BytePath?) throws(ConfigurationError) -> Configuration? {
+    if let flag { return try ConfigFile.load(flag) }
+    guard let path = ConfigFile.defaultPath() else { return nil }
+    return try ConfigFile.load(path)
 }
 
 exit(runCommandLine())

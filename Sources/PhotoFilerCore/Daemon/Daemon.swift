@@ -132,11 +132,9 @@ public final class Daemon: @unchecked Sendable {
 
     private func watchInbox(_ root: BytePath) -> Int {
         do {
-            let folders = try watcher.watch(directory: root, excluding: [library.layout.root])
+            try watcher.watch(directory: root, excluding: [library.layout.root])
             missingInboxes.remove(root)
-            let scanner = InboxScanner(excluded: [library.layout.root])
-            var files: [BytePath] = []
-            for folder in folders { files += scanner.scan(folder).files }
+            let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
             if files.count > 300 { log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.") }
             debounce.found(files)
             return files.count

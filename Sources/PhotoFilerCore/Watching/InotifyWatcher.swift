@@ -47,6 +47,9 @@ public final class InotifyWatcher: @unchecked Sendable {
     private var table = WatchTable()
     /// Each watch root and the path prefixes never watched below it.
     private var roots: [BytePath: [BytePath]] = [:]
+    /// Folders watched on their own, not their sub-folders (the parent of a
+    /// missing inbox, to see it made again without watching its siblings).
+    private var shallowRoots: Set<BytePath> = []
 
     /// Initialises libinotifytools now. Call it first thing at start-up: the
     /// library waits with `select()`, which cannot take an fd of 1024 or more, so
@@ -124,10 +127,29 @@ public final class InotifyWatcher: @unchecked Sendable {
         return newly
     }
 
+    /// Watches `folder` alone (not its sub-folders): a new sub-folder in it is
+    /// reported as `directoryAppeared` but not watched. For noticing that a
+    /// removed inbox is made again without watching all of its parent.
+    public func watchFolderOnly(_ folder: BytePath) throws(WatchError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard source != nil else { throw .stopped }
+        if table.entry(path: folder) != nil { return }
+        do throws(SystemError) {
+            let status = try Sys.status(folder, followLinks: true)
+            let wd = try addWatch(folder)
+            table.insert(wd: wd, folder: .init(path: folder, root: folder, device: status.device, inode: status.inode))
+            shallowRoots.insert(folder)
+        } catch {
+            if error.errno == .noSpace { throw .watchLimitReached(path: folder) }
+            throw .cannotWatch(error)
+        }
+    }
+
     /// Stops watching `directory` and everything below it.
     public func unwatch(directory: BytePath) {
         dispatchPrecondition(condition: .onQueue(queue))
         roots.removeValue(forKey: directory)
+        shallowRoots.remove(directory)
         removeWatches(table.removeSubtree(directory))
     }
 
@@ -180,7 +202,9 @@ public final class InotifyWatcher: @unchecked Sendable {
         if isExcluded(path, root: folder.root) { return }
         if mask & UInt32(IN_ISDIR) != 0 {
             if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { folderGone(path, into: &events) }
-            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, shallowRoots.contains(folder.root) {
+                events.append(.directoryAppeared(path))
+            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
                 var newly: [BytePath] = []
                 try? walk(
                     from: path, root: folder.root, newly: &newly, failures: &events, rootMustExist: false)

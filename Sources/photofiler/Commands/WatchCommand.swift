@@ -1,0 +1,68 @@
+import PhotoFilerCore
+
+/// `photofiler watch`: the daemon, in the foreground, until SIGTERM or SIGINT.
+struct WatchCommand: Command {
+    static let name = "watch"
+    static let help = """
+        usage: photofiler watch [--inbox NAME=DIR]… [--link hard|symbolic] [--settle MS] [--rescan MIN] [--keep]
+                                [--config FILE] [--library DIR] [--verbose]
+        Watches each inbox folder and files every new photo or video into the library: the Roll, and the
+        album NAME. Runs until SIGTERM or SIGINT; SIGHUP re-reads the config file. Sends READY=1 to
+        $NOTIFY_SOCKET once every inbox is watched and the catch-up scan is done.
+        """
+
+    /// Settings given as flags; laid over the config file's.
+    let flags: Configuration
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        var flags = Configuration()
+        for value in try arguments.values("--inbox") {
+            do {
+                flags.inboxes.append(try InboxConfiguration.parse(flag: value.display))
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+        flags.link = try arguments.choice("--link", LinkKind.self)
+        flags.settleMilliseconds = try arguments.integer("--settle", in: 0...3_600_000)
+        flags.rescanMinutes = try arguments.integer("--rescan", in: 0...525_600)
+        if arguments.flag("--keep") { flags.keep = true }
+        let extra = try arguments.operands()
+        if !extra.isEmpty {
+            throw UsageError("'watch' takes no operands ('\(extra[0].display)'); give inboxes as --inbox NAME=DIR.")
+        }
+        self.flags = flags
+    }
+
+    func run(_ context: Context) -> Int32 {
+        let configuration: Configuration
+        do {
+            configuration = try (context.configuration ?? Configuration()).merging(flags: flags)
+        } catch {
+            context.fail(error.description)
+            return 2
+        }
+        let root = context.libraryRoot
+        let lock: DaemonLock
+        do {
+            try LibraryLayout(root: root).create()
+            lock = try DaemonLock(library: LibraryLayout(root: root).root)
+        } catch {
+            context.fail("\(error)")
+            return 1
+        }
+        guard let library = context.openLibrary() else { return 1 }
+        if configuration.inboxes.isEmpty {
+            context.log.warning(
+                "No inbox is configured; give one with --inbox NAME=DIR or in the config file. Watching the library only.")
+        }
+        let configFile = configuration.configFile ?? context.configuration?.configFile
+        let flags = self.flags
+        let daemon = Daemon(library: library, configuration: configuration, lock: lock, log: context.log) {
+            () throws(ConfigurationError) -> Configuration in
+            let file = try configFile.map { (path) throws(ConfigurationError) in try ConfigFile.load(path) }
+            return try (file ?? Configuration()).merging(flags: flags)
+        }
+        daemon.run()
+    }
+}
