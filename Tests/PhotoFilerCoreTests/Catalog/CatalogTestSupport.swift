@@ -2,23 +2,7 @@ import Foundation
 
 @testable import PhotoFilerCore
 
-/// A fresh folder per test, removed when the test lets go of it.
-final class TemporaryFolder {
-    let path: String
 
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/photofiler-catalog-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> BytePath { BytePath(path + "/" + name) }
-
-    /// A catalog at `catalog.sqlite` in this folder.
-    func catalog() throws -> Catalog { try Catalog(path: file("catalog.sqlite")) }
-}
 
 /// A complete asset whose fields all differ from their defaults, so a
 /// round-trip test notices any column that is dropped or swapped.

@@ -159,20 +159,4 @@ struct MediaReaderTests {
     }
 }
 
-/// A folder under /tmp removed when the value goes away.
-final class TemporaryFolder {
-    let path: BytePath
 
-    init() throws {
-        var template = Array("/tmp/photofiler-media-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
-        path = BytePath(cString: made)
-    }
-
-    deinit {
-        if let entries = try? Sys.listDirectory(path) {
-            for entry in entries { try? Sys.unlink(path.appending(entry.name)) }
-        }
-        try? Sys.removeDirectory(path)
-    }
-}

@@ -32,29 +32,7 @@ final class EventLog: Sendable {
     }
 }
 
-/// A fresh folder under /tmp, removed with everything in it by `remove()`.
-struct TemporaryFolder {
-    let path: BytePath
 
-    init() throws {
-        var template = Array("/tmp/photofiler-watch-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard let made else { throw SystemError(.current, call: "mkdtemp", path: nil) }
-        path = BytePath(cString: made)
-    }
-
-    func remove() { Self.removeTree(path) }
-
-    static func removeTree(_ path: BytePath) {
-        guard let status = try? Sys.status(path) else { return }
-        if status.isDirectory {
-            for entry in (try? Sys.listDirectory(path)) ?? [] { removeTree(path.appending(entry.name)) }
-            try? Sys.removeDirectory(path)
-        } else {
-            try? Sys.unlink(path)
-        }
-    }
-}
 
 /// Writes `bytes` to a new file and closes it (one IN_CLOSE_WRITE).
 func writeFile(_ path: BytePath, _ bytes: [UInt8] = Array("photo".utf8)) throws {
