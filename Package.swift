@@ -33,8 +33,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
-        .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore"]),
-        .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore"]),
+        // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
+        .target(name: "TestSupport", dependencies: ["PhotoFilerCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"]),
+        // End-to-end: run the built `photofiler` binary against temporary folders.
+        .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore", "TestSupport", "photofiler"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite struct CatalogAssetTests {
     @Test func roundTripsEveryField() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 /// Times the list and album queries on 100,000 assets. Off by default (it
 /// takes a few seconds to fill); run with

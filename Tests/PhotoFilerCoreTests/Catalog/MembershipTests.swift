@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite struct CatalogMembershipTests {
     @Test func albumsAreFoundByNameIdAndFolder() throws {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 /// A small library with one asset in each interesting state.
 private struct Fixture {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite struct CatalogSchemaTests {
     private func userVersion(_ path: BytePath) throws -> Int {

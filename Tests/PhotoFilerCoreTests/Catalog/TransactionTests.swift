@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 private struct Abort: Error {}
 

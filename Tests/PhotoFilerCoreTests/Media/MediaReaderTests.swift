@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason))
 struct MediaReaderTests {

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 /// Against real folders. Serialized: libinotifytools allows one watcher per process.
 @Suite(.serialized) struct InotifyWatcherTests {

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 
 @testable import PhotoFilerCore
+import TestSupport
 
 /// Collects a watcher's batches and lets a test wait for a condition on them,
 /// with a generous timeout and no fixed sleeps: each batch wakes the waiter.
@@ -33,13 +34,6 @@ final class EventLog: Sendable {
 }
 
 
-
-/// Writes `bytes` to a new file and closes it (one IN_CLOSE_WRITE).
-func writeFile(_ path: BytePath, _ bytes: [UInt8] = Array("photo".utf8)) throws {
-    let fd = try Sys.createExclusive(path)
-    defer { fd.close() }
-    try bytes.withUnsafeBytes { try fd.writeAll($0) }
-}
 
 /// Runs `body` with a started watcher and its log; stops the watcher after.
 func withWatcher(_ body: (InotifyWatcher, EventLog) throws -> Void) throws {
