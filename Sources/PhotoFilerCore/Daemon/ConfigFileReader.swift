@@ -9,6 +9,12 @@ struct ConfigFileReader {
     private static let inboxPrefix = Array("inbox".utf8)
 
     mutating func read(_ keyFile: KeyFile) throws(ConfigurationError) -> Configuration {
+        // GLib hides localised keys (`path[fr]`) from its key list; the file
+        // has no localised settings, so such a line is an unknown key.
+        for located in lines.keys() where located.key.contains(UInt8(ascii: "[")) {
+            throw .unknownKey(
+                at: .file(file, line: located.line), group: display(located.group), key: display(located.key))
+        }
         var configuration = Configuration(configFile: file)
         for group in keyFile.groups {
             if group.name == Self.libraryGroup {
