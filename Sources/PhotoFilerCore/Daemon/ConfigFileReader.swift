@@ -49,7 +49,8 @@ struct ConfigFileReader {
                     entry, at: at, expected: "a whole number of milliseconds, 0 or more (300 is the default)")
             case "rescan":
                 configuration.rescanMinutes = try count(
-                    entry, at: at, expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
+                    entry, at: at,
+                    expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
             default:
                 throw .unknownKey(at: at, group: "library", key: entry.key)
             }
@@ -122,14 +123,16 @@ struct ConfigFileReader {
         }
     }
 
-    private func path(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> BytePath {
+    private func path(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> BytePath
+    {
         let expected = "a folder, as in ~/Pictures/PhotoFiler (write a backslash as \\\\)"
         let value = try text(entry, at: at, expected: expected)
         if value.isEmpty { throw .badValue(at: at, key: entry.key, value: "", expected: expected) }
         return PathExpansion.absolute(BytePath(bytes: value), base: file.parent, environment: environment)
     }
 
-    private func link(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> LinkKind {
+    private func link(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> LinkKind
+    {
         let expected = "hard or symbolic"
         let value = try text(entry, at: at, expected: expected)
         guard let kind = LinkKind(rawValue: String(decoding: value, as: UTF8.self).lowercased()) else {

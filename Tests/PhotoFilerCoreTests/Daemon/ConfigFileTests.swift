@@ -85,10 +85,11 @@ import Testing
             path = /abs/with\\sspace\\s   
             """)
         #expect(configuration.libraryPath == "/home/ann")
-        #expect(configuration.inboxes.map(\.path) == [
-            "/home/ann/a/b", "/etc/xdg/photofiler/relative/dir", "/etc/xdg/photofiler/~other/x",
-            "/abs/with space ",
-        ])
+        #expect(
+            configuration.inboxes.map(\.path) == [
+                "/home/ann/a/b", "/etc/xdg/photofiler/relative/dir", "/etc/xdg/photofiler/~other/x",
+                "/abs/with space ",
+            ])
     }
 
     @Test func inboxKeepAndLink() throws {
@@ -150,7 +151,9 @@ import Testing
         #expect(error.file == file)
         let message = error.description
         #expect(message.contains(phrase), "\(message)")
-        #expect(message.lowercased().contains("line \(line) of the config file '/etc/xdg/photofiler/photofiler.conf'"))
+        #expect(
+            message.lowercased().contains(
+                "line \(line) of the config file '/etc/xdg/photofiler/photofiler.conf'"))
         #expect(message.hasSuffix("."))
         #expect(!message.contains("\n"))
     }
@@ -194,6 +197,22 @@ import Testing
         #expect(ConfigFile.defaultPath(environment: environment) == expected)
         // A relative XDG_CONFIG_HOME is ignored, as the base-directory spec says.
         #expect(
-            ConfigFile.defaultPath(environment: ["HOME": folder.path.display, "XDG_CONFIG_HOME": "rel"]) == nil)
+            ConfigFile.defaultPath(environment: ["HOME": folder.path.display, "XDG_CONFIG_HOME": "rel"])
+                == nil)
+    }
+}
+
+@Suite struct ExampleConfigTests {
+    @Test func theShippedSampleConfigParses() throws {
+        let repo = BytePath(#filePath).parent.parent.parent.parent
+        let configuration = try ConfigFile.load(
+            repo.appending("examples/photofiler.conf"), environment: ["HOME": "/h"])
+        #expect(configuration.libraryPath == "/h/Pictures/PhotoFiler")
+        #expect(configuration.inboxes.map(\.name.value) == ["QQ", "WeChat", "Weibo"])
+        #expect(
+            configuration.inboxes.map(\.path) == [
+                "/h/Downloads/QQ", "/h/Documents/WeChat Files/Saved", "/h/Pictures/Weibo",
+            ])
+        #expect(configuration.inboxes.map(\.keep) == [nil, true, nil])
     }
 }

@@ -63,7 +63,8 @@ import Testing
 
     @Test func noFlagsKeepsTheFile() throws {
         let file = Configuration(
-            link: .symbolic, inboxes: [InboxConfiguration(name: name("QQ"), path: "/q", keep: true, link: .hard)])
+            link: .symbolic,
+            inboxes: [InboxConfiguration(name: name("QQ"), path: "/q", keep: true, link: .hard)])
         let merged = try file.merging(flags: Configuration())
         #expect(merged == file)
         #expect(merged.effectiveLink(for: merged.inboxes[0]) == .hard)

@@ -25,7 +25,10 @@ import Testing
         #expect(sink.lines == ["photofiler: debug: details"])
         let (quiet, _) = Logger.collecting(minimumLevel: .info)
         var evaluated = false
-        quiet.debug({ evaluated = true; return "x" }())
+        quiet.debug(
+            {
+                evaluated = true; return "x"
+            }())
         #expect(!evaluated)
     }
 
@@ -37,7 +40,8 @@ import Testing
 
     @Test func terminalFormatHasAnISOTimestamp() {
         let format = LogFormat(timestamps: true, journalPriorities: false)
-        let line = format.lines(level: .info, message: "ready", time: timespec(tv_sec: 1_701_428_096, tv_nsec: 5_000_000))[0]
+        let line = format.lines(
+            level: .info, message: "ready", time: timespec(tv_sec: 1_701_428_096, tv_nsec: 5_000_000))[0]
         // 2023-12-01T…, zone of the machine: check the shape, not the zone.
         let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.005[+-]\d{2}:\d{2} photofiler: ready$/#
         #expect(line.wholeMatch(of: pattern) != nil, "\(line)")

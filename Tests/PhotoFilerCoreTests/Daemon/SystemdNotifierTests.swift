@@ -41,7 +41,9 @@ import Testing
 
     @Test func watchdogFromEnvironment() {
         let mine = SystemdNotifier(
-            environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": String(getpid())]
+            environment: [
+                "NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "30000000", "WATCHDOG_PID": String(getpid()),
+            ]
         ) { _ in }
         #expect(mine.watchdogInterval == .seconds(30))
         #expect(mine.watchdogPingInterval == .seconds(15))
