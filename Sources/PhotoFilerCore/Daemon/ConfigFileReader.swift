@@ -9,6 +9,12 @@ struct ConfigFileReader {
     private static let inboxPrefix = Array("inbox".utf8)
 
     mutating func read(_ keyFile: KeyFile) throws(ConfigurationError) -> Configuration {
+        // GLib hides localised keys (`path[fr]`) from its key list; the file
+        // has no localised settings, so such a line is an unknown key.
+        for located in lines.keys() where located.key.contains(UInt8(ascii: "[")) {
+            throw .unknownKey(
+                at: .file(file, line: located.line), group: display(located.group), key: display(located.key))
+        }
         var configuration = Configuration(configFile: file)
         for group in keyFile.groups {
             if group.name == Self.libraryGroup {
@@ -43,7 +49,8 @@ struct ConfigFileReader {
                     entry, at: at, expected: "a whole number of milliseconds, 0 or more (300 is the default)")
             case "rescan":
                 configuration.rescanMinutes = try count(
-                    entry, at: at, expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
+                    entry, at: at,
+                    expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
             default:
                 throw .unknownKey(at: at, group: "library", key: entry.key)
             }
@@ -116,14 +123,16 @@ struct ConfigFileReader {
         }
     }
 
-    private func path(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> BytePath {
+    private func path(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> BytePath
+    {
         let expected = "a folder, as in ~/Pictures/PhotoFiler (write a backslash as \\\\)"
         let value = try text(entry, at: at, expected: expected)
         if value.isEmpty { throw .badValue(at: at, key: entry.key, value: "", expected: expected) }
         return PathExpansion.absolute(BytePath(bytes: value), base: file.parent, environment: environment)
     }
 
-    private func link(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> LinkKind {
+    private func link(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError) -> LinkKind
+    {
         let expected = "hard or symbolic"
         let value = try text(entry, at: at, expected: expected)
         guard let kind = LinkKind(rawValue: String(decoding: value, as: UTF8.self).lowercased()) else {

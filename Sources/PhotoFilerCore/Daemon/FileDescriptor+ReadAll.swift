@@ -8,7 +8,8 @@ extension FileDescriptor {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
         defer { buffer.deallocate() }
         while data.count < limit {
-            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(chunk, limit - data.count)]))
+            let count = try read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(chunk, limit - data.count)]))
             if count == 0 { break }
             data.append(contentsOf: buffer[..<count])
         }

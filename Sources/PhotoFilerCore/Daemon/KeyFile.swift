@@ -89,12 +89,15 @@ struct KeyFile {
             }
             var error: UnsafeMutablePointer<GError>? = nil
             let string: Result<[UInt8], KeyFileMessage>
-            if let value = g_key_file_get_string(file, group, key, &error) {
+            let value = g_key_file_get_string(file, group, key, &error)
+            // GLib may return a half-unescaped value *and* an error (for `\q`):
+            // the error decides.
+            if error == nil, let value {
                 string = .success(bytes(value))
-                g_free(value)
             } else {
                 string = .failure(take(&error))
             }
+            g_free(value)
             entries.append(Entry(key: name, raw: raw, string: string))
         }
         return entries

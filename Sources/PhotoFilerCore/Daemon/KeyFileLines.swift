@@ -41,6 +41,20 @@ struct KeyFileLines {
         return found
     }
 
+    /// Every `key = value` line with its group, in file order.
+    func keys() -> [(line: Int, group: [UInt8], key: [UInt8])] {
+        var current: [UInt8] = []
+        var result: [(line: Int, group: [UInt8], key: [UInt8])] = []
+        for (index, line) in lines.enumerated() {
+            if let name = Self.header(line) {
+                current = name
+            } else if let key = Self.key(line) {
+                result.append((index + 1, current, key))
+            }
+        }
+        return result
+    }
+
     /// The line at which GLib's parser fails, found by loading ever longer
     /// prefixes of the file: exact whatever GLib's message says or its language.
     func firstFailingLine(in data: [UInt8]) -> Int {

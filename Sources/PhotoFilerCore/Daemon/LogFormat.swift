@@ -20,7 +20,9 @@ public struct LogFormat: Hashable, Sendable {
     /// The format for this process's stderr: journald's when stderr is the
     /// stream systemd connected (`JOURNAL_STREAM` names its device and inode,
     /// as systemd.exec(5) says to check), timestamps otherwise.
-    public static func forStandardError(environment: [String: String] = ProcessEnvironment.current) -> LogFormat {
+    public static func forStandardError(environment: [String: String] = ProcessEnvironment.current)
+        -> LogFormat
+    {
         if isatty(2) == 0, let stream = environment["JOURNAL_STREAM"], stderrMatches(stream) {
             return LogFormat(timestamps: false, journalPriorities: true)
         }
@@ -29,7 +31,9 @@ public struct LogFormat: Hashable, Sendable {
 
     private static func stderrMatches(_ stream: String) -> Bool {
         let parts = stream.split(separator: ":")
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
+            return false
+        }
         guard let status = try? FileDescriptor(rawValue: 2).status() else { return false }
         return status.device == device && status.inode == inode
     }

@@ -51,7 +51,8 @@ public struct SystemdNotifier: Sendable {
     }
 
     static func watchdog(environment: [String: String]) -> Duration? {
-        guard let text = environment["WATCHDOG_USEC"], let microseconds = UInt64(text), microseconds > 0 else {
+        guard let text = environment["WATCHDOG_USEC"], let microseconds = UInt64(text), microseconds > 0
+        else {
             return nil
         }
         if let pid = environment["WATCHDOG_PID"], pid != String(getpid()) { return nil }
@@ -61,7 +62,9 @@ public struct SystemdNotifier: Sendable {
     /// Every inbox is watched and the catch-up scan done (the SPEC's "ready");
     /// also sent after a reload completes. `status` shows in `systemctl status`.
     public func ready(status: String? = nil) {
-        send(["READY=1", status.map { "STATUS=" + Self.oneLine($0) }].compactMap { $0 }.joined(separator: "\n"))
+        send(
+            ["READY=1", status.map { "STATUS=" + Self.oneLine($0) }].compactMap { $0 }.joined(separator: "\n")
+        )
     }
 
     /// A one-line state for `systemctl status` ("Watching 3 inboxes; 12 filed").

@@ -58,7 +58,8 @@ enum XDGDirectories {
             let name = Array(variable.utf8)
             if value == name { return home }
             if value.starts(with: name + [UInt8(ascii: "/")]) {
-                return PathExpansion.normalized(home.appending(BytePath(bytes: value.dropFirst(name.count + 1))))
+                return PathExpansion.normalized(
+                    home.appending(BytePath(bytes: value.dropFirst(name.count + 1))))
             }
         }
         let path = BytePath(bytes: value)

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import PhotoFilerCore
+
+@Suite struct LibraryLocationTests {
+    let config = Configuration(libraryPath: "/from/config")
+
+    @Test func flagWinsOverEverything() {
+        let location = LibraryLocation.resolve(
+            flag: "lib", environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": "/env"], config: config,
+            workingDirectory: "/cwd")
+        #expect(location == LibraryLocation(path: "/cwd/lib", source: .flag))
+    }
+
+    @Test func environmentBeforeConfigFile() {
+        let location = LibraryLocation.resolve(
+            flag: nil, environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": "~/Lib"], config: config)
+        #expect(location == LibraryLocation(path: "/h/Lib", source: .environment))
+        let empty = LibraryLocation.resolve(
+            flag: nil, environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": ""], config: config)
+        #expect(empty.source == .configFile)
+    }
+
+    @Test func configFileBeforeDefault() {
+        let location = LibraryLocation.resolve(flag: nil, environment: ["HOME": "/h"], config: config)
+        #expect(location == LibraryLocation(path: "/from/config", source: .configFile))
+    }
+
+    @Test func defaultFromPicturesVariable() {
+        let location = LibraryLocation.resolve(
+            flag: nil, environment: ["HOME": "/h", "XDG_PICTURES_DIR": "/data/Photos/"], config: nil)
+        #expect(location == LibraryLocation(path: "/data/Photos/PhotoFiler", source: .defaultLocation))
+    }
+
+    @Test func defaultFromUserDirsFile() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            # This file is written by xdg-user-dirs-update
+            XDG_DESKTOP_DIR="$HOME/Desktop"
+            XDG_PICTURES_DIR="$HOME/Bilder"
+
+            """, to: folder.path.appending("user-dirs.dirs"))
+        let environment = ["HOME": "/h", "XDG_CONFIG_HOME": folder.path.display]
+        let location = LibraryLocation.resolve(flag: nil, environment: environment, config: nil)
+        #expect(location == LibraryLocation(path: "/h/Bilder/PhotoFiler", source: .defaultLocation))
+    }
+
+    @Test func defaultWithoutAnything() {
+        let location = LibraryLocation.resolve(
+            flag: nil, environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent"], config: nil)
+        #expect(location == LibraryLocation(path: "/h/Pictures/PhotoFiler", source: .defaultLocation))
+    }
+
+    @Test func userDirsValueParsing() {
+        let data = Array("XDG_PICTURES_DIR=\"/abs/Pic \\\"x\\\"\"\n#XDG_PICTURES_DIR=\"/no\"\n".utf8)
+        #expect(XDGDirectories.userDirsValue(data, key: "XDG_PICTURES_DIR") == Array("/abs/Pic \"x\"".utf8))
+    }
+}

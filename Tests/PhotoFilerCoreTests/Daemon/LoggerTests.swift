@@ -1,0 +1,56 @@
+import Glibc
+import Testing
+
+@testable import PhotoFilerCore
+
+@Suite struct LoggerTests {
+    @Test func plainLinesAndLevels() {
+        let (logger, sink) = Logger.collecting(minimumLevel: .info)
+        logger.debug("hidden")
+        logger.info("filed /in/a.jpg → Roll/2023/12/a.jpg (QQ)")
+        logger.warning("slow disk")
+        logger.error("two\nlines")
+        #expect(
+            sink.lines == [
+                "photofiler: filed /in/a.jpg → Roll/2023/12/a.jpg (QQ)",
+                "photofiler: warning: slow disk",
+                "photofiler: error: two",
+                "photofiler: error: lines",
+            ])
+    }
+
+    @Test func verboseShowsDebugAndSkipsWorkOtherwise() {
+        let (verbose, sink) = Logger.collecting(minimumLevel: .debug)
+        verbose.debug("details")
+        #expect(sink.lines == ["photofiler: debug: details"])
+        let (quiet, _) = Logger.collecting(minimumLevel: .info)
+        var evaluated = false
+        quiet.debug(
+            {
+                evaluated = true; return "x"
+            }())
+        #expect(!evaluated)
+    }
+
+    @Test func journalFormatHasPrioritiesAndNoTimestamp() {
+        let format = LogFormat(timestamps: false, journalPriorities: true)
+        #expect(format.lines(level: .error, message: "m", time: timespec()) == ["<3>photofiler: error: m"])
+        #expect(format.lines(level: .info, message: "m", time: timespec()) == ["<6>photofiler: m"])
+    }
+
+    @Test func terminalFormatHasAnISOTimestamp() {
+        let format = LogFormat(timestamps: true, journalPriorities: false)
+        let line = format.lines(
+            level: .info, message: "ready", time: timespec(tv_sec: 1_701_428_096, tv_nsec: 5_000_000))[0]
+        // 2023-12-01T…, zone of the machine: check the shape, not the zone.
+        let pattern = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.005[+-]\d{2}:\d{2} photofiler: ready$/#
+        #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+    }
+
+    @Test func journalStreamOnlyWhenItIsStderr() {
+        // A JOURNAL_STREAM that is not this stderr (inherited by a child) is ignored.
+        let format = LogFormat.forStandardError(environment: ["JOURNAL_STREAM": "1:1"])
+        #expect(format.timestamps)
+        #expect(!format.journalPriorities)
+    }
+}
