@@ -19,6 +19,11 @@ public final class TemporaryFolder {
     /// A path inside the folder.
     public func file(_ name: String) -> BytePath { path.appending(name) }
 
+    /// Writes `text` to `file` (replacing it).
+    public func write(_ text: String, to file: BytePath) throws {
+        try writeFile(file, Array(text.utf8))
+    }
+
     /// A catalog at `catalog.sqlite` in this folder.
     public func catalog() throws -> Catalog { try Catalog(path: file("catalog.sqlite")) }
 

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite struct DaemonLockTests {
     @Test func secondLockOnTheSameLibraryNamesTheFirstPid() throws {

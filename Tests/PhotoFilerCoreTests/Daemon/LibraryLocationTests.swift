@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PhotoFilerCore
+import TestSupport
 
 @Suite struct LibraryLocationTests {
     let config = Configuration(libraryPath: "/from/config")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 
 @testable import PhotoFilerCore
+import TestSupport
 
 /// The built `photofiler` binary, run the way a user runs it: a separate process,
 /// arguments as bytes (so a non-UTF-8 file name reaches it intact), output
@@ -96,7 +97,7 @@ final class Spawned {
             for pointer in cEnvironment { free(pointer) }
         }
         var child: pid_t = 0
-        let result = posix_spawn(&child, cArguments[0], &actions, nil, cArguments, cEnvironment)
+        let result = posix_spawn(&child, cArguments[0]!, &actions, nil, cArguments, cEnvironment)
         guard result == 0 else { throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: Binary.path) }
         pid = child
     }
