@@ -7,18 +7,21 @@ enum CompletenessCheck {
     /// (Samsung's SEFT, say) after a JPEG's EOI.
     static let trailerAllowance = 64 * 1024
 
-    static func check(_ format: MediaFormat, head: [UInt8], file: FileBytes) throws(MediaError) {
+    /// Checks the end is there; returns the frame count when the walk found it
+    /// (WebP), so no library has to be asked.
+    static func check(_ format: MediaFormat, head: [UInt8], file: FileBytes) throws(MediaError) -> Int? {
         switch format {
         case .jpeg: try checkJPEG(file)
         case .png: try checkPNG(file)
         case .gif: try checkGIF(file)
-        case .webp: try checkWebP(head: head, file: file)
+        case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
         case .tiff: try checkTIFF(head: head, file: file)
         case .video:
             let boxes = try topLevelBoxes(file, format: format)
             guard boxes.contains("moov") else { throw .truncated(path: file.path, format: "video") }
         }
+        return nil
     }
 
     /// EOI (FFD9) within the last 64 KiB, after the header segments: a truncated
@@ -67,13 +70,6 @@ enum CompletenessCheck {
     private static func checkGIF(_ file: FileBytes) throws(MediaError) {
         let tail = try file.tail(256).bytes
         guard tail.last(where: { $0 != 0 }) == 0x3B else { throw .truncated(path: file.path, format: "GIF") }
-    }
-
-    /// RIFF's own length must fit in the file.
-    private static func checkWebP(head: [UInt8], file: FileBytes) throws(MediaError) {
-        guard head.count >= 12 else { throw .truncated(path: file.path, format: "WebP") }
-        let declared = Int64(head.littleEndian32(at: 4)) + 8
-        guard declared <= file.size else { throw .truncated(path: file.path, format: "WebP") }
     }
 
     /// TIFF has no end marker: the first IFD must at least lie inside the file;
