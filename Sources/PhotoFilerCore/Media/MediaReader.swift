@@ -41,7 +41,8 @@ public final class MediaReader {
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
-        return try readImage(libraryPath, format: format, mimeType: mimeType, frames: frames, path: path)
+        return try readImage(
+            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
     }
 
     private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
@@ -59,15 +60,19 @@ public final class MediaReader {
     }
 
     private func readImage(
-        _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath
+        _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
+        size: Int64
     ) throws(MediaError) -> MediaInfo {
         let exif: ExifMetadata?
         var failure: String?
-        switch ExifMetadata.read(path: libraryPath) {
+        switch ExifMetadata.read(path: libraryPath, isTIFF: format == .tiff) {
         case .success(let value): exif = value
         case .failure(let error):
             exif = nil
             failure = error.reason
+        }
+        if let end = exif?.imageDataEnd, end > size {
+            throw .truncated(path: path, format: exif?.isDNG == true ? "DNG" : "TIFF")
         }
         // libvips only where exiv2 falls short: GIF frame counts, PNG's CRCs, a size
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).

@@ -44,8 +44,11 @@ struct VideoProbe {
 
     private static func hasSizedVideoStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         (0..<Int(context.pointee.nb_streams)).contains { index in
-            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else { return false }
-            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0 && parameters.height > 0
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else {
+                return false
+            }
+            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0
+                && parameters.height > 0
         }
     }
 
