@@ -76,9 +76,8 @@ public final class MediaReader {
         }
         // libvips only where exiv2 falls short: GIF frame counts, PNG's CRCs, a size
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).
-        let needsVips =
-            format == .png || format == .gif
-            || (format != .heif && (exif == nil || exif!.pixelWidth <= 0 || exif!.pixelHeight <= 0))
+        let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
+        let needsVips = format == .png || format == .gif || (format != .heif && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
             switch VipsHeader.read(path: libraryPath) {
