@@ -122,6 +122,42 @@ struct MediaReaderTests {
         #expect(try Corpus.read(path, with: reader).pixelWidth == 1800)
     }
 
+    /// A JPEG with an XMP APP1 announcing a video, and 200 KB of "video" after its EOI.
+    static func motionPhoto(xmpKey: String) throws -> Data {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("Landscape_1.jpg").display))
+        let video = Data([0, 0, 0, 16] + Array("ftypmp42".utf8) + [0, 0, 0, 0]) + Data(count: 200_000)
+        let xml: String
+        if xmpKey == "MicroVideoOffset" {
+            xml =
+                "<x:xmpmeta><rdf:Description GCamera:MicroVideo=\"1\" GCamera:MicroVideoOffset=\"\(video.count)\"/></x:xmpmeta>"
+        } else {
+            xml =
+                "<x:xmpmeta><Container:Item Item:Mime=\"image/jpeg\" Item:Semantic=\"Primary\" Item:Length=\"0\"/>"
+                + "<Container:Item Item:Mime=\"video/mp4\" Item:Semantic=\"MotionPhoto\" Item:Length=\"\(video.count)\"/></x:xmpmeta>"
+        }
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xml.utf8)
+        let length = payload.count + 2
+        var result = Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+        result.append(jpeg.dropFirst(2))
+        result.append(video)
+        return result
+    }
+
+    @Test(arguments: ["MicroVideoOffset", "Container"])
+    func motionPhotoWithVideoAfterEOIIsAccepted(xmpKey: String) throws {
+        let reader = try MediaReader()
+        let folder = try TemporaryFolder()
+        let bytes = try Self.motionPhoto(xmpKey: xmpKey)
+        let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
+        try bytes.write(to: URL(fileURLWithPath: whole.display))
+        #expect(try Corpus.read(whole, with: reader).pixelWidth == 1800)
+        let cut = folder.path.appending("cut.MP.jpg")
+        try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cut.display))
+        #expect(throws: MediaError.truncated(path: cut, format: "JPEG")) {
+            try Corpus.read(cut, with: reader)
+        }
+    }
+
     @Test func nonUTF8NameReadsFine() throws {
         let reader = try MediaReader()
         let folder = try TemporaryFolder()
