@@ -7,30 +7,40 @@ enum CompletenessCheck {
     /// (Samsung's SEFT, say) after a JPEG's EOI.
     static let trailerAllowance = 64 * 1024
 
-    static func check(_ format: MediaFormat, head: [UInt8], file: FileBytes) throws(MediaError) {
+    /// Checks the end is there; returns the frame count when the walk found it
+    /// (WebP), so no library has to be asked.
+    static func check(_ format: MediaFormat, head: [UInt8], file: FileBytes) throws(MediaError) -> Int? {
         switch format {
-        case .jpeg: try checkJPEG(file)
+        case .jpeg: try checkJPEG(head: head, file: file)
         case .png: try checkPNG(file)
         case .gif: try checkGIF(file)
-        case .webp: try checkWebP(head: head, file: file)
+        case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
         case .tiff: try checkTIFF(head: head, file: file)
         case .video:
             let boxes = try topLevelBoxes(file, format: format)
             guard boxes.contains("moov") else { throw .truncated(path: file.path, format: "video") }
         }
+        return nil
     }
 
     /// EOI (FFD9) within the last 64 KiB, after the header segments: a truncated
     /// file's tail is entropy-coded data, where FFD9 cannot occur, and skipping
     /// the header keeps an EXIF thumbnail's own EOI from passing for the end.
-    private static func checkJPEG(_ file: FileBytes) throws(MediaError) {
+    /// A motion photo (Pixel, Samsung) carries megabytes of video after its EOI:
+    /// its XMP says how long the video is, and the EOI must sit right before it.
+    private static func checkJPEG(head: [UInt8], file: FileBytes) throws(MediaError) {
         let headerEnd = try jpegHeaderEnd(file)
         let (start, tail) = try file.tail(trailerAllowance)
         let from = Int(max(0, headerEnd - start))
-        guard tail.lastIndex(of: [0xFF, 0xD9], from: from) != nil else {
-            throw .truncated(path: file.path, format: "JPEG")
+        if tail.lastIndex(of: [0xFF, 0xD9], from: from) != nil { return }
+        if let videoLength = MotionPhoto.videoLength(xmpIn: head), videoLength < file.size - headerEnd {
+            let videoStart = file.size - videoLength
+            let slack = 64
+            let before = try file.read(at: max(headerEnd, videoStart - Int64(slack)), count: slack)
+            if before.lastIndex(of: [0xFF, 0xD9]) != nil { return }
         }
+        throw .truncated(path: file.path, format: "JPEG")
     }
 
     /// Offset of the first SOS (start of scan) marker, by walking the segment
@@ -67,13 +77,6 @@ enum CompletenessCheck {
     private static func checkGIF(_ file: FileBytes) throws(MediaError) {
         let tail = try file.tail(256).bytes
         guard tail.last(where: { $0 != 0 }) == 0x3B else { throw .truncated(path: file.path, format: "GIF") }
-    }
-
-    /// RIFF's own length must fit in the file.
-    private static func checkWebP(head: [UInt8], file: FileBytes) throws(MediaError) {
-        guard head.count >= 12 else { throw .truncated(path: file.path, format: "WebP") }
-        let declared = Int64(head.littleEndian32(at: 4)) + 8
-        guard declared <= file.size else { throw .truncated(path: file.path, format: "WebP") }
     }
 
     /// TIFF has no end marker: the first IFD must at least lie inside the file;

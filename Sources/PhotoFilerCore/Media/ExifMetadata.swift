@@ -20,6 +20,9 @@ struct ExifMetadata {
     /// `Exif.Photo.UserComment` and `Xmp.exif.UserComment`: iOS writes "Screenshot".
     var userComments: [String] = []
     var isDNG = false
+    /// For TIFF and DNG: where the last strip or tile of image data ends, by the
+    /// file's own offsets. TIFF has no end marker, so this is how a cut one shows.
+    var imageDataEnd: Int64?
 
     /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
     func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
@@ -39,7 +42,7 @@ struct ExifMetadata {
     }
 
     /// Reads the file at `path` (a `/proc/self/fd/N` name); the failure is exiv2's message.
-    static func read(path: String) -> Result<ExifMetadata, ExifFailure> {
+    static func read(path: String, isTIFF: Bool = false) -> Result<ExifMetadata, ExifFailure> {
         guard let handle = gexiv2_metadata_new() else {
             return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
         }
@@ -62,7 +65,36 @@ struct ExifMetadata {
             tag(handle, $0)
         }
         result.isDNG = tag(handle, "Exif.Image.DNGVersion") != nil
+        if isTIFF { result.imageDataEnd = imageDataEnd(handle) }
         return .success(result)
+    }
+
+    /// The IFDs a camera TIFF or DNG keeps image data in: the main one and the
+    /// sub-IFDs (DNG's full-size raw and previews).
+    private static let imageGroups = ["Image", "SubImage1", "SubImage2", "SubImage3", "SubImage4"]
+
+    private static func imageDataEnd(_ handle: UnsafeMutablePointer<GExiv2Metadata>) -> Int64? {
+        var end: Int64?
+        for group in imageGroups {
+            for (offsetsTag, countsTag) in [
+                ("StripOffsets", "StripByteCounts"), ("TileOffsets", "TileByteCounts"),
+            ] {
+                guard let offsets = numbers(tag(handle, "Exif.\(group).\(offsetsTag)")),
+                    let counts = numbers(tag(handle, "Exif.\(group).\(countsTag)"))
+                else { continue }
+                for (offset, count) in zip(offsets, counts) {
+                    end = max(end ?? 0, offset + count)
+                }
+            }
+        }
+        return end
+    }
+
+    /// exiv2 prints an array of integers as space-separated decimal numbers.
+    private static func numbers(_ text: String?) -> [Int64]? {
+        guard let text else { return nil }
+        let values = text.split(separator: " ").compactMap { Int64($0) }
+        return values.isEmpty ? nil : values
     }
 
     struct ExifFailure: Error {

@@ -17,7 +17,10 @@ public enum MediaLibraryLog {
 
     static func emit(_ message: String) {
         let current = sink.withLock { $0 }
-        current?(message)
+        guard let current else { return }
+        var text = Substring(message)
+        while text.last?.isNewline == true { text = text.dropLast() }
+        current(String(text))
     }
 }
 
@@ -49,7 +52,9 @@ private let startup: MediaError? = {
 private func installLogHandlers() {
     gexiv2_log_set_handler { level, message in
         let text = message.map { String(cString: $0) } ?? ""
-        MediaLibraryLog.emit("exiv2 (level \(level.rawValue)): \(text)")
+        let name =
+            level == GEXIV2_LOG_LEVEL_ERROR ? "error" : level == GEXIV2_LOG_LEVEL_WARN ? "warning" : "info"
+        MediaLibraryLog.emit("exiv2 \(name): \(text)")
     }
     let forward: GLogFunc = { domain, _, message, _ in
         let name = domain.map { String(cString: $0) } ?? "glib"

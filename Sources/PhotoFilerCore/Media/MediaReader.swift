@@ -34,14 +34,15 @@ public final class MediaReader {
         guard let format = MediaFormat(mimeType: mimeType) else {
             throw .notMedia(path: path, detected: mimeType)
         }
-        try CompletenessCheck.check(format, head: head, file: file)
+        let frames = try CompletenessCheck.check(format, head: head, file: file)
         // The same inode as `fd`, whatever happens to `path` meanwhile (a rename, a
         // symlink swapped in), and no trouble with names that are not UTF-8.
         let libraryPath = "/proc/self/fd/\(fd.rawValue)"
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
-        return try readImage(libraryPath, format: format, mimeType: mimeType, path: path)
+        return try readImage(
+            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
     }
 
     private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
@@ -59,21 +60,24 @@ public final class MediaReader {
     }
 
     private func readImage(
-        _ libraryPath: String, format: MediaFormat, mimeType: String, path: BytePath
+        _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
+        size: Int64
     ) throws(MediaError) -> MediaInfo {
         let exif: ExifMetadata?
         var failure: String?
-        switch ExifMetadata.read(path: libraryPath) {
+        switch ExifMetadata.read(path: libraryPath, isTIFF: format == .tiff) {
         case .success(let value): exif = value
         case .failure(let error):
             exif = nil
             failure = error.reason
         }
-        // libvips only where exiv2 falls short: frame counts, PNG's CRCs, a size
+        if let end = exif?.imageDataEnd, end > size {
+            throw .truncated(path: path, format: exif?.isDNG == true ? "DNG" : "TIFF")
+        }
+        // libvips only where exiv2 falls short: GIF frame counts, PNG's CRCs, a size
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).
-        let needsVips =
-            format == .png || format == .gif || format == .webp
-            || (format != .heif && (exif == nil || exif!.pixelWidth <= 0 || exif!.pixelHeight <= 0))
+        let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
+        let needsVips = format == .png || format == .gif || (format != .heif && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
             switch VipsHeader.read(path: libraryPath) {
@@ -103,8 +107,9 @@ public final class MediaReader {
                 info.pixelHeight = vips.height
             }
             info.frameCount = vips.pages
-            if vips.pages > 1 { subtypes.insert("animated") }
         }
+        if let frames { info.frameCount = frames }
+        if info.frameCount > 1 { subtypes.insert("animated") }
         if info.mimeType == "image/x-adobe-dng" { subtypes.insert("raw") }
         if (format == .png || format == .jpeg), ScreenshotNames.matches(path) {
             subtypes.insert("screenshot")

@@ -19,8 +19,13 @@ struct VideoProbe {
             return .failure(VideoFailure(reason: message(opened)))
         }
         defer { avformat_close_input(&opening) }
-        let found = avformat_find_stream_info(context, nil)
-        guard found >= 0 else { return .failure(VideoFailure(reason: message(found))) }
+        // Opening parses the whole `moov` (streams, sizes, rotation, duration). Probing
+        // the streams decodes frames (25 ms for a phone clip), so it runs only when
+        // the index left the picture size unknown.
+        if !hasSizedVideoStream(context) {
+            let found = avformat_find_stream_info(context, nil)
+            guard found >= 0 else { return .failure(VideoFailure(reason: message(found))) }
+        }
         let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
             return .failure(VideoFailure(reason: "it has no video stream"))
@@ -35,6 +40,16 @@ struct VideoProbe {
         }
         probe.creationDate = creationDate(context: context, stream: stream)
         return .success(probe)
+    }
+
+    private static func hasSizedVideoStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        (0..<Int(context.pointee.nb_streams)).contains { index in
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else {
+                return false
+            }
+            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0
+                && parameters.height > 0
+        }
     }
 
     struct VideoFailure: Error {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import PhotoFilerCore
@@ -100,9 +101,61 @@ struct MediaReaderTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(file).display))
             let cut = folder.path.appending("cut-" + file)
             try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut.display))
-            #expect(throws: MediaError.self, "\(file) cut to two thirds") {
-                try Corpus.read(cut, with: reader)
+            do {
+                _ = try Corpus.read(cut, with: reader)
+                Issue.record("\(file) cut to two thirds was read")
+            } catch let error as MediaError {
+                guard case .truncated = error else {
+                    Issue.record("\(file) cut to two thirds: \(error)")
+                    continue
+                }
             }
+        }
+    }
+
+    @Test func trailerAfterJPEGEndIsAccepted() throws {
+        let reader = try MediaReader()
+        let folder = try TemporaryFolder()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("Landscape_1.jpg").display))
+        bytes.append(contentsOf: Array("SEFT".utf8) + [UInt8](repeating: 7, count: 3000))
+        let path = folder.path.appending("with-trailer.jpg")
+        try bytes.write(to: URL(fileURLWithPath: path.display))
+        #expect(try Corpus.read(path, with: reader).pixelWidth == 1800)
+    }
+
+    /// A JPEG with an XMP APP1 announcing a video, and 200 KB of "video" after its EOI.
+    static func motionPhoto(xmpKey: String) throws -> Data {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("Landscape_1.jpg").display))
+        let video = Data([0, 0, 0, 16] + Array("ftypmp42".utf8) + [0, 0, 0, 0]) + Data(count: 200_000)
+        let xml: String
+        if xmpKey == "MicroVideoOffset" {
+            xml =
+                "<x:xmpmeta><rdf:Description GCamera:MicroVideo=\"1\" GCamera:MicroVideoOffset=\"\(video.count)\"/></x:xmpmeta>"
+        } else {
+            xml =
+                "<x:xmpmeta><Container:Item Item:Mime=\"image/jpeg\" Item:Semantic=\"Primary\" Item:Length=\"0\"/>"
+                + "<Container:Item Item:Mime=\"video/mp4\" Item:Semantic=\"MotionPhoto\" Item:Length=\"\(video.count)\"/></x:xmpmeta>"
+        }
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xml.utf8)
+        let length = payload.count + 2
+        var result = Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+        result.append(jpeg.dropFirst(2))
+        result.append(video)
+        return result
+    }
+
+    @Test(arguments: ["MicroVideoOffset", "Container"])
+    func motionPhotoWithVideoAfterEOIIsAccepted(xmpKey: String) throws {
+        let reader = try MediaReader()
+        let folder = try TemporaryFolder()
+        let bytes = try Self.motionPhoto(xmpKey: xmpKey)
+        let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
+        try bytes.write(to: URL(fileURLWithPath: whole.display))
+        #expect(try Corpus.read(whole, with: reader).pixelWidth == 1800)
+        let cut = folder.path.appending("cut.MP.jpg")
+        try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cut.display))
+        #expect(throws: MediaError.truncated(path: cut, format: "JPEG")) {
+            try Corpus.read(cut, with: reader)
         }
     }
 
@@ -161,3 +214,24 @@ struct MediaReaderTests {
 }
 
 
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason), .serialized)
+struct MediaReaderDetailTests {
+    @Test func xmpDateCountsWhenExifHasNone() throws {
+        let reader = try MediaReader(timeZone: .gmt)
+        let info = try Corpus.read(Corpus.path("IMG_2908.PNG"), with: reader)
+        // XMP photoshop:DateCreated 2015:09:27 16:29:28, read as a UTC wall time here.
+        #expect(info.embeddedDate == CaptureDate(secondsSinceEpoch: 1_443_371_368, source: .exif))
+    }
+
+    @Test func libraryMessagesGoToTheSink() throws {
+        let messages = Mutex<[String]>([])
+        MediaLibraryLog.setSink { message in messages.withLock { $0.append(message) } }
+        defer { MediaLibraryLog.setSink(nil) }
+        let reader = try MediaReader()
+        for entry in Corpus.entries {
+            _ = try? Corpus.read(Corpus.path(entry.file), with: reader)
+        }
+        // bad_crc.png makes libpng complain through libvips' GLib domain.
+        #expect(messages.withLock { $0 }.contains { $0.hasPrefix("VIPS: ") && $0.contains("CRC error") })
+    }
+}
