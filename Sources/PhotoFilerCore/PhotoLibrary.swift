@@ -27,6 +27,8 @@ public final class PhotoLibrary {
         } catch {
             throw .catalog(error)
         }
+        // exiv2 and libvips report through GLib logging; their chatter is debug detail.
+        MediaLibraryLog.setSink { @Sendable message in log.debug(message) }
         let media: MediaReader
         do {
             media = try MediaReader()
