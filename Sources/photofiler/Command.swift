@@ -36,6 +36,22 @@ struct Context {
         }
     }
 
+    /// Runs `body` for each id, reporting each failure and going on with the rest;
+    /// exit status 1 when any failed.
+    func forEachAsset(_ ids: [AssetID], _ body: (PhotoLibrary, AssetID) throws(FilingError) -> Void) -> Int32 {
+        guard let library = openLibrary() else { return 1 }
+        var status: Int32 = 0
+        for id in ids {
+            do {
+                try body(library, id)
+            } catch {
+                fail(error.description)
+                status = 1
+            }
+        }
+        return status
+    }
+
     func fail(_ message: String) {
         log.error(message)
     }

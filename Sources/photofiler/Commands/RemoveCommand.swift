@@ -18,21 +18,13 @@ struct RemoveCommand: Command {
     }
 
     func run(_ context: Context) -> Int32 {
-        guard let library = context.openLibrary() else { return 1 }
-        var status: Int32 = 0
-        for id in ids {
-            do {
-                if let album {
-                    try library.lifecycle.removeFromAlbum(id, album: album)
-                } else {
-                    _ = try library.lifecycle.moveToRecentlyDeleted(id)
-                }
-            } catch {
-                context.fail(error.description)
-                status = 1
+        context.forEachAsset(ids) { (library, id) throws(FilingError) in
+            if let album {
+                try library.lifecycle.removeFromAlbum(id, album: album)
+            } else {
+                _ = try library.lifecycle.moveToRecentlyDeleted(id)
             }
         }
-        return status
     }
 }
 
@@ -51,17 +43,7 @@ struct RestoreCommand: Command {
     }
 
     func run(_ context: Context) -> Int32 {
-        guard let library = context.openLibrary() else { return 1 }
-        var status: Int32 = 0
-        for id in ids {
-            do {
-                _ = try library.lifecycle.restore(id)
-            } catch {
-                context.fail(error.description)
-                status = 1
-            }
-        }
-        return status
+        context.forEachAsset(ids) { (library, id) throws(FilingError) in _ = try library.lifecycle.restore(id) }
     }
 }
 
@@ -82,16 +64,8 @@ struct FavoriteCommand: Command {
     }
 
     func run(_ context: Context) -> Int32 {
-        guard let library = context.openLibrary() else { return 1 }
-        var status: Int32 = 0
-        for id in ids {
-            do {
-                _ = try library.lifecycle.setFavorite(favorite, id)
-            } catch {
-                context.fail(error.description)
-                status = 1
-            }
+        context.forEachAsset(ids) { (library, id) throws(FilingError) in
+            _ = try library.lifecycle.setFavorite(favorite, id)
         }
-        return status
     }
 }
