@@ -116,6 +116,10 @@ struct CheckCommandTests {
         switch change {
         case .rollFileRemoved:
             #expect(try library.list().count == 2, "the asset is marked deleted")
+            // Its name is free again for other content.
+            let namesake = try library.input(corpus: "polemonium_reptans.jpg", as: "cmyk_go_video-001.jpeg")
+            try library.save([namesake])
+            #expect(try sha256(of: cmyk) == (try sha256(of: namesake)))
         case .rollFileAdded:
             #expect(try library.list().contains { $0["originalName"] as? String == "by-hand.jpg" }, "adopted")
         case .rollFileChanged:

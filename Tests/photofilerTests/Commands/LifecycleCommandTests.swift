@@ -36,6 +36,9 @@ struct LifecycleCommandTests {
         #expect(try library.list().compactMap(assetID) == [jpeg], "list hides it")
         let deleted = try library.list("--album", trash)
         #expect(deleted.compactMap(assetID) == [gif], "Recently Deleted shows it")
+        let trashPath = try #require(deleted.first?["path"] as? String)
+        #expect(trashPath.hasPrefix(library.root.appending(trash).display + "/"), "its path is in Recently Deleted")
+        #expect(try sha256(of: BytePath(trashPath)) == hash)
         let albums = try library.albums()
         #expect(albums[trash]?["count"] as? Int == 1)
         #expect(albums["QQ"]?["count"] as? Int == 1)
@@ -89,6 +92,33 @@ struct LifecycleCommandTests {
         let unknown = try library.run("favorite", "999")
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("999"), "\(unknown.stderr)")
+    }
+
+    /// Two assets with one name take turns in the Roll and in Recently Deleted: nothing
+    /// is ever overwritten, each file keeps its own bytes.
+    @Test func restoreAndRmNeverOverwriteANamesake() throws {
+        let library = try TestLibrary()
+        try Sys.makeDirectory(library.inputs.appending("a"))
+        try Sys.makeDirectory(library.inputs.appending("b"))
+        let a = library.inputs.appending("a/photo.jpeg")
+        let b = library.inputs.appending("b/photo.jpeg")
+        try copyFile(Binary.corpus.appending("cmyk_go_video-001.jpeg"), to: a)
+        try copyFile(Binary.corpus.appending("progressive_go_video-001.jpeg"), to: b)
+        let (hashA, hashB) = (try sha256(of: a), try sha256(of: b))
+        let idA = try #require(try library.save([a], album: "QQ").first)
+        #expect(try library.run("rm", String(idA)).status == 0)
+        let idB = try #require(try library.save([b], album: "QQ").first)
+        #expect(try library.run("restore", String(idA)).status == 0)
+        let rollHashes = try library.rollFiles().map(sha256(of:))
+        #expect(Set(rollHashes) == [hashA, hashB] && rollHashes.count == 2, "both in the Roll")
+        #expect(try library.entries(ofAlbum: "QQ").count == 2)
+        #expect(try library.run("rm", String(idA), String(idB)).status == 0)
+        let trashed = try TestLibrary.files(under: library.root.appending(trash)).map(sha256(of:))
+        #expect(Set(trashed) == [hashA, hashB] && trashed.count == 2, "both in Recently Deleted")
+        #expect(try library.rollFiles().isEmpty)
+        #expect(try library.run("restore", String(idA), String(idB)).status == 0)
+        #expect(Set(try library.rollFiles().map(sha256(of:))) == [hashA, hashB])
+        #expect(try library.run("check").status == 0)
     }
 
     @Test func savingTheBytesOfADeletedAssetRestoresIt() throws {
