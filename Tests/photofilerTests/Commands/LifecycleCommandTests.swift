@@ -37,7 +37,9 @@ struct LifecycleCommandTests {
         let deleted = try library.list("--album", trash)
         #expect(deleted.compactMap(assetID) == [gif], "Recently Deleted shows it")
         let trashPath = try #require(deleted.first?["path"] as? String)
-        #expect(trashPath.hasPrefix(library.root.appending(trash).display + "/"), "its path is in Recently Deleted")
+        #expect(
+            trashPath.hasPrefix(library.root.appending(trash).display + "/"),
+            "its path is in Recently Deleted")
         #expect(try sha256(of: BytePath(trashPath)) == hash)
         let albums = try library.albums()
         #expect(albums[trash]?["count"] as? Int == 1)

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerCore
-import Testing
 import TestSupport
+import Testing
 
 /// SPEC "Safe inputs": album names are compared exactly after NFC normalisation.
 @Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
