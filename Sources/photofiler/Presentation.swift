@@ -72,6 +72,18 @@ struct AlbumJSON: Encodable {
             path = nil
         }
     }
+
+    private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path }
+
+    /// SPEC shows a missing cover and a smart album's path as `null`, not as an absent key.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(count, forKey: .count)
+        try container.encode(cover, forKey: .cover)
+        try container.encode(path, forKey: .path)
+    }
 }
 
 /// Dates as SPEC shows them.

@@ -44,11 +44,20 @@ extension Catalog {
     }
 
     /// Marks the asset deleted at `time`; `trashPath` is where its bytes are kept, if anywhere.
+    ///
+    /// Its roll path is freed for the next file of that name (`roll_path` is unique): the
+    /// row keeps it under `.photofiler/deleted/<id>/`, which no roll file ever has, so that
+    /// a restore still knows the name to ask for.
     public func markDeleted(_ id: AssetID, at time: Double, trashPath: BytePath?) throws(CatalogError) {
         try update(
-            "UPDATE assets SET deleted_at = ?, trash_path = ? WHERE id = ?",
-            [.real(time), .path(trashPath), .integer(id)])
+            "UPDATE assets SET deleted_at = ?, trash_path = ?, "
+                + "roll_path = CASE WHEN deleted_at IS NULL THEN CAST(? || id || '/' || roll_path AS BLOB) "
+                + "ELSE roll_path END WHERE id = ?",
+            [.real(time), .path(trashPath), .path(Self.deletedRollPrefix), .integer(id)])
     }
+
+    /// Where a deleted asset's former roll path is kept (never a path under `Roll/`).
+    static let deletedRollPrefix: BytePath = ".photofiler/deleted/"
 
     /// Clears the deletion and points the asset at `rollPath` again.
     public func markRestored(_ id: AssetID, rollPath: BytePath) throws(CatalogError) {

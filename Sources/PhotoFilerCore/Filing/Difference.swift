@@ -13,6 +13,14 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// An album entry that does not lead to any roll file (left alone, never deleted).
     case strayAlbumEntry(albumFolder: BytePath, entryName: BytePath)
 
+    /// True for the differences found in `Albums/` (rather than in the Roll).
+    public var isAlbumDifference: Bool {
+        switch self {
+        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry: return true
+        case .missingRollFile, .rollFileWithoutRow, .wrongHash: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .missingRollFile(let asset, let rollPath):

@@ -43,11 +43,21 @@ public struct Reconciler {
         let lifecycle = AssetLifecycle(filer: filer)
         var mended = 0
         // Files without rows first: one may be a live asset's file moved within the Roll.
+        var adopted = 0
         for difference in differences {
             guard case .rollFileWithoutRow(let rollPath) = difference else { continue }
-            if try adopt(rollPath) { mended += 1 }
+            if try adopt(rollPath) { adopted += 1 }
         }
-        for difference in differences {
+        mended += adopted
+        var remaining = differences
+        if adopted > 0 {
+            // An album entry that led to no asset may lead to an adopted one now (a lost
+            // catalog is rebuilt this way): the albums are compared again.
+            let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets() }
+            let fresh = try albumDifferences(assets: assets, disk: try rollFiles(), verifyTargets: true)
+            remaining = differences.filter { !$0.isAlbumDifference } + fresh
+        }
+        for difference in remaining {
             switch difference {
             case .rollFileWithoutRow, .strayAlbumEntry:
                 continue

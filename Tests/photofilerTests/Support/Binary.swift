@@ -26,7 +26,16 @@ enum Binary {
     }()
 
     /// The corpus of real camera and phone files beside the project, if present.
-    static let corpus: BytePath = packageRoot.parent.appending("shared/corpus")
+    /// `shared/corpus` beside the package root (the main checkout) or further up (a worktree under `wt/`).
+    static let corpus: BytePath = {
+        var folder = packageRoot.parent
+        for _ in 0..<3 {
+            let candidate = folder.appending("shared/corpus")
+            if (try? Sys.status(candidate.appending("MANIFEST.tsv"))) != nil { return candidate }
+            folder = folder.parent
+        }
+        return packageRoot.parent.appending("shared/corpus")
+    }()
     static var hasCorpus: Bool { (try? Sys.status(corpus.appending("MANIFEST.tsv"))) != nil }
 
     /// One finished run.
@@ -42,11 +51,12 @@ enum Binary {
         }
     }
 
-    /// Runs `photofiler ARGS…` to the end.
+    /// Runs `photofiler ARGS…` to the end (`LAUNCHER… photofiler ARGS…` when given, e.g. `setpriv …`).
     static func run(
-        _ arguments: [BytePath], environment: [String: String] = [:], in folder: BytePath? = nil
+        _ arguments: [BytePath], environment: [String: String] = [:], in folder: BytePath? = nil,
+        launcher: [BytePath] = []
     ) throws -> Result {
-        let process = try Spawned(arguments: arguments, environment: environment)
+        let process = try Spawned(arguments: arguments, environment: environment, launcher: launcher)
         let status = process.wait()
         return Result(
             status: status, stdout: String(decoding: process.stdoutBytes(), as: UTF8.self),
@@ -64,7 +74,10 @@ final class Spawned {
     let outputFolder: TemporaryFolder
     private(set) var exitStatus: Int32?
 
-    init(arguments: [BytePath], environment: [String: String], inheritedDescriptors: [Int32] = []) throws {
+    init(
+        arguments: [BytePath], environment: [String: String], inheritedDescriptors: [Int32] = [],
+        launcher: [BytePath] = []
+    ) throws {
         outputFolder = try TemporaryFolder()
         let stdoutPath = outputFolder.file("stdout")
         let stderrPath = outputFolder.file("stderr")
@@ -85,7 +98,7 @@ final class Spawned {
         env["XDG_CONFIG_HOME"] = outputFolder.file("config").display  // no stray user config
         for (key, value) in environment { env[key] = value }
 
-        let argv = [Binary.path] + arguments
+        let argv = launcher + [Binary.path] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { path in
             path.withCString { strdup($0) }
         }

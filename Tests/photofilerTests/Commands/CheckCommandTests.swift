@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import PhotoFilerCore
+import TestSupport
+import Testing
+
+/// `check [--repair]`: the catalog against the disk, the disk being the truth.
+@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+struct CheckCommandTests {
+    /// `throbber.gif` and `progressive…` in the album QQ, `cmyk…` in no album.
+    func library() throws -> TestLibrary {
+        let library = try TestLibrary()
+        try library.save(
+            [
+                try library.input(corpus: "throbber.gif"),
+                try library.input(corpus: "progressive_go_video-001.jpeg"),
+            ],
+            album: "QQ")
+        try library.save([try library.input(corpus: "cmyk_go_video-001.jpeg")])
+        return library
+    }
+
+    func rollFile(_ name: String, in library: TestLibrary) throws -> BytePath {
+        try #require(try library.rollFiles().first { $0.lastComponent.display == name })
+    }
+
+    /// hash → albums, from `list --json`.
+    func membership(_ library: TestLibrary) throws -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for asset in try library.list() {
+            result[asset["hash"] as? String ?? "?"] = Set(asset["albums"] as? [String] ?? [])
+        }
+        return result
+    }
+
+    @Test func cleanLibraryExitsZeroSilently() throws {
+        let library = try library()
+        let result = try library.run("check")
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test func repairRebuildsALostCatalog() throws {
+        let library = try library()
+        try library.save(
+            [try library.input(corpus: "throbber.gif")], album: "WeChat", extra: ["--link", "symbolic"])
+        let before = try membership(library)
+        #expect(before.count == 3)
+        for suffix in ["", "-wal", "-shm"] {
+            try Sys.unlinkIfPresent(BytePath(bytes: library.catalog.bytes + Array(suffix.utf8)))
+        }
+        let repaired = try library.run("check", "--repair")
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        #expect(!repaired.stderr.contains("Error Domain="))
+        #expect(try membership(library) == before, "the same assets in the same albums")
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.isEmpty)
+    }
+
+    enum Change: String, CaseIterable, CustomTestStringConvertible {
+        case rollFileRemoved, rollFileAdded, rollFileChanged, albumEntryRemoved, albumLinkAdded
+        var testDescription: String { rawValue }
+        /// What the one line of `check` says.
+        var expected: String {
+            switch self {
+            case .rollFileRemoved: return "missing roll file"
+            case .rollFileAdded: return "roll file without a row"
+            case .rollFileChanged: return "wrong hash"
+            case .albumEntryRemoved: return "membership without a link"
+            case .albumLinkAdded: return "link without a membership"
+            }
+        }
+    }
+
+    @Test(arguments: Change.allCases)
+    func eachDifferenceIsOneLine(change: Change) throws {
+        let library = try library()
+        let cmyk = try rollFile("cmyk_go_video-001.jpeg", in: library)
+        let name: String
+        switch change {
+        case .rollFileRemoved:
+            try Sys.unlink(cmyk)
+            name = "cmyk_go_video-001.jpeg"
+        case .rollFileAdded:
+            let folder = library.root.appending("Roll/2001/02")
+            try Sys.makeDirectories(folder)
+            try copyFile(
+                Binary.corpus.appending("polemonium_reptans.jpg"), to: folder.appending("by-hand.jpg"))
+            name = "by-hand.jpg"
+        case .rollFileChanged:
+            var bytes = try readFile(cmyk)
+            bytes[bytes.count / 2] ^= 0xFF
+            let fd = try Sys.open(cmyk, flags: O_WRONLY)
+            try bytes.withUnsafeBytes { try fd.writeAll($0) }
+            fd.close()
+            name = "cmyk_go_video-001.jpeg"
+        case .albumEntryRemoved:
+            try Sys.unlink(library.album("QQ").appending("throbber.gif"))
+            name = "throbber.gif"
+        case .albumLinkAdded:
+            try Sys.link(cmyk, to: library.album("QQ").appending("added.jpeg"))
+            name = "added.jpeg"
+        }
+        let result = try library.run("check")
+        #expect(result.status == 1, "\(change): \(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(change): one line: \(result.stdout)")
+        #expect(lines.first?.contains(change.expected) == true, "\(change): \(result.stdout)")
+        #expect(lines.first?.contains(name) == true, "\(change): names the file: \(result.stdout)")
+
+        let repaired = try library.run("check", "--repair")
+        #expect(repaired.status == 0, "\(change): \(repaired.stdout)\(repaired.stderr)")
+        let after = try library.run("check")
+        #expect(after.status == 0, "\(change): after repair: \(after.stdout)\(after.stderr)")
+        switch change {
+        case .rollFileRemoved:
+            #expect(try library.list().count == 2, "the asset is marked deleted")
+            // Its name is free again for other content.
+            let namesake = try library.input(corpus: "polemonium_reptans.jpg", as: "cmyk_go_video-001.jpeg")
+            try library.save([namesake])
+            #expect(try sha256(of: cmyk) == (try sha256(of: namesake)))
+        case .rollFileAdded:
+            #expect(try library.list().contains { $0["originalName"] as? String == "by-hand.jpg" }, "adopted")
+        case .rollFileChanged:
+            let asset = try #require(try library.info(cmyk) as [String: Any]?)
+            #expect(asset["hash"] as? String == (try sha256(of: cmyk)), "the catalog takes the disk's hash")
+        case .albumEntryRemoved:
+            #expect(try library.list("--album", "QQ").count == 1, "the membership ended")
+        case .albumLinkAdded:
+            #expect(try library.list("--album", "QQ").count == 3, "the membership was added")
+        }
+    }
+}

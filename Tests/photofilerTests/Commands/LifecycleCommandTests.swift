@@ -1,0 +1,144 @@
+import Foundation
+import PhotoFilerCore
+import TestSupport
+import Testing
+
+/// `rm`, `restore`, `favorite`/`unfavorite`, and a deleted asset's bytes coming back.
+@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+struct LifecycleCommandTests {
+    /// A library with `throbber.gif` in QQ and WeChat, and `cmyk…` in QQ.
+    func library() throws -> (TestLibrary, gif: AssetID, jpeg: AssetID) {
+        let library = try TestLibrary()
+        let gif = try library.input(corpus: "throbber.gif")
+        let jpeg = try library.input(corpus: "cmyk_go_video-001.jpeg")
+        let ids = try library.save([gif, jpeg], album: "QQ")
+        try library.save([gif], album: "WeChat")
+        try #require(ids.count == 2)
+        return (library, ids[0], ids[1])
+    }
+
+    var trash: String { "Recently Deleted" }
+
+    @Test func rmMovesToRecentlyDeletedAndRestoreBringsItBack() throws {
+        let (library, gif, jpeg) = try library()
+        let hash = try sha256(of: Binary.corpus.appending("throbber.gif"))
+        let removed = try library.run("rm", String(gif))
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stderr.isEmpty, "\(removed.stderr)")
+
+        #expect(
+            try library.rollFiles().map(\.lastComponent) == ["cmyk_go_video-001.jpeg"], "gone from the Roll")
+        let trashed = try TestLibrary.files(under: library.root.appending(trash))
+        #expect(trashed.count == 1)
+        #expect(try trashed.first.map(sha256(of:)) == hash, "the bytes wait in Recently Deleted")
+        #expect(try library.entries(ofAlbum: "QQ") == ["cmyk_go_video-001.jpeg"], "gone from every album")
+        #expect(try library.entries(ofAlbum: "WeChat").isEmpty)
+        #expect(try library.list().compactMap(assetID) == [jpeg], "list hides it")
+        let deleted = try library.list("--album", trash)
+        #expect(deleted.compactMap(assetID) == [gif], "Recently Deleted shows it")
+        let trashPath = try #require(deleted.first?["path"] as? String)
+        #expect(
+            trashPath.hasPrefix(library.root.appending(trash).display + "/"),
+            "its path is in Recently Deleted")
+        #expect(try sha256(of: BytePath(trashPath)) == hash)
+        let albums = try library.albums()
+        #expect(albums[trash]?["count"] as? Int == 1)
+        #expect(albums["QQ"]?["count"] as? Int == 1)
+        #expect(albums["WeChat"]?["count"] as? Int == 0)
+        #expect(try library.info(BytePath(String(gif)))["id"] != nil, "info still finds it by id")
+
+        let restored = try library.run("restore", String(gif))
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(try TestLibrary.files(under: library.root.appending(trash)).isEmpty)
+        let asset = try library.info(BytePath(String(gif)))
+        #expect(assetID(asset) == gif, "same id")
+        #expect(Set(asset["albums"] as? [String] ?? []) == ["QQ", "WeChat"], "the same albums")
+        let path = try #require(asset["path"] as? String)
+        #expect(path.hasPrefix(library.root.appending("Roll").display + "/"))
+        #expect(try sha256(of: BytePath(path)) == hash)
+        #expect(try library.entries(ofAlbum: "QQ").count == 2)
+        #expect(try library.entries(ofAlbum: "WeChat").count == 1)
+        #expect(try library.list().count == 2)
+        #expect(try library.list("--album", trash).isEmpty)
+        #expect(try library.run("check").status == 0)
+    }
+
+    @Test func rmFromOneAlbumLeavesTheRollAndOtherAlbums() throws {
+        let (library, gif, _) = try library()
+        let result = try library.run("rm", String(gif), "--album", "QQ")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try library.entries(ofAlbum: "QQ") == ["cmyk_go_video-001.jpeg"])
+        #expect(try library.entries(ofAlbum: "WeChat") == ["throbber.gif"])
+        #expect(try library.rollFiles().count == 2, "the Roll keeps it")
+        #expect(try library.info(BytePath(String(gif)))["albums"] as? [String] == ["WeChat"])
+        #expect(try library.list("--album", "QQ").count == 1)
+        // Not a member any more: a clear failure.
+        let again = try library.run("rm", String(gif), "--album", "QQ")
+        #expect(again.status == 1)
+        #expect(
+            again.stderr.contains("QQ") && again.stderr.split(separator: "\n").count == 1, "\(again.stderr)")
+        #expect(try library.run("check").status == 0)
+    }
+
+    @Test func favoriteAndUnfavoriteFillTheFavoritesAlbum() throws {
+        let (library, gif, jpeg) = try library()
+        #expect(try library.run("favorite", String(gif), String(jpeg)).status == 0)
+        #expect(try library.albums()["Favorites"]?["count"] as? Int == 2)
+        #expect(try library.info(BytePath(String(gif)))["favorite"] as? Bool == true)
+        #expect(try library.run("unfavorite", String(gif)).status == 0)
+        let favorites = try library.albums()["Favorites"]
+        #expect(favorites?["count"] as? Int == 1)
+        #expect((favorites?["cover"] as? NSNumber)?.int64Value == jpeg)
+        #expect(try library.info(BytePath(String(gif)))["favorite"] as? Bool == false)
+        #expect(try library.list("--album", "Favorites").compactMap(assetID) == [jpeg])
+        let unknown = try library.run("favorite", "999")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("999"), "\(unknown.stderr)")
+    }
+
+    /// Two assets with one name take turns in the Roll and in Recently Deleted: nothing
+    /// is ever overwritten, each file keeps its own bytes.
+    @Test func restoreAndRmNeverOverwriteANamesake() throws {
+        let library = try TestLibrary()
+        try Sys.makeDirectory(library.inputs.appending("a"))
+        try Sys.makeDirectory(library.inputs.appending("b"))
+        let a = library.inputs.appending("a/photo.jpeg")
+        let b = library.inputs.appending("b/photo.jpeg")
+        try copyFile(Binary.corpus.appending("cmyk_go_video-001.jpeg"), to: a)
+        try copyFile(Binary.corpus.appending("progressive_go_video-001.jpeg"), to: b)
+        let (hashA, hashB) = (try sha256(of: a), try sha256(of: b))
+        let idA = try #require(try library.save([a], album: "QQ").first)
+        #expect(try library.run("rm", String(idA)).status == 0)
+        let idB = try #require(try library.save([b], album: "QQ").first)
+        #expect(try library.run("restore", String(idA)).status == 0)
+        let rollHashes = try library.rollFiles().map(sha256(of:))
+        #expect(Set(rollHashes) == [hashA, hashB] && rollHashes.count == 2, "both in the Roll")
+        #expect(try library.entries(ofAlbum: "QQ").count == 2)
+        #expect(try library.run("rm", String(idA), String(idB)).status == 0)
+        let trashed = try TestLibrary.files(under: library.root.appending(trash)).map(sha256(of:))
+        #expect(Set(trashed) == [hashA, hashB] && trashed.count == 2, "both in Recently Deleted")
+        #expect(try library.rollFiles().isEmpty)
+        #expect(try library.run("restore", String(idA), String(idB)).status == 0)
+        #expect(Set(try library.rollFiles().map(sha256(of:))) == [hashA, hashB])
+        #expect(try library.run("check").status == 0)
+    }
+
+    @Test func savingTheBytesOfADeletedAssetRestoresIt() throws {
+        let (library, gif, _) = try library()
+        #expect(try library.run("rm", String(gif)).status == 0)
+        let copy = try library.input(corpus: "throbber.gif", as: "again.gif")
+        let ids = try library.save([copy], album: "Weibo")
+        #expect(ids == [gif], "the same asset comes back")
+        let asset = try library.info(BytePath(String(gif)))
+        #expect(Set(asset["albums"] as? [String] ?? []) == ["QQ", "WeChat", "Weibo"])
+        #expect(asset["deleted"] == nil)
+        #expect(try library.list().count == 2)
+        #expect(try library.list("--album", trash).isEmpty)
+        #expect(
+            try TestLibrary.files(under: library.root.appending(trash)).isEmpty,
+            "no second copy left in the trash")
+        #expect(try library.rollFiles().count == 2, "one roll file for it")
+        #expect(try library.entries(ofAlbum: "Weibo").count == 1)
+        #expect(try library.run("check").status == 0)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import PhotoFilerCore
+import TestSupport
+import Testing
+
+/// A library the user may not write: a clear error naming it, exit 1, nothing done.
+///
+/// Root bypasses file permissions, so as root the binary runs as `nobody` through
+/// `setpriv`; without setpriv the check cannot work as root and is skipped.
+@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+struct PermissionTests {
+    static let setpriv = "/usr/bin/setpriv"
+    static let nobody: uid_t = 65534
+    static var isRoot: Bool { geteuid() == 0 }
+    static var canCheck: Bool { !isRoot || access(setpriv, X_OK) == 0 }
+    static let skipReason: Comment =
+        "running as root without setpriv: root bypasses the permissions under test"
+
+    /// How the binary is started: as `nobody` when the tests run as root.
+    static var launcher: [BytePath] {
+        guard isRoot else { return [] }
+        return [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"].map { BytePath($0) }
+    }
+
+    /// Makes `path` and everything below belong to the user the binary runs as, with
+    /// folders at `folderMode`.
+    static func prepare(_ path: BytePath, folderMode: mode_t) throws {
+        let status = try Sys.status(path)
+        if isRoot { _ = path.withCString { lchown($0, nobody, gid_t(nobody)) } }
+        if status.isDirectory {
+            for entry in try Sys.listDirectory(path) {
+                try prepare(path.appending(entry.name), folderMode: folderMode)
+            }
+            _ = path.withCString { chmod($0, folderMode) }
+        } else if status.isRegularFile {
+            _ = path.withCString { chmod($0, 0o644) }
+        }
+    }
+
+    /// A test folder the unprivileged binary can reach, with one picture to save.
+    func setUp() throws -> (TemporaryFolder, input: BytePath) {
+        let folder = try TemporaryFolder()
+        _ = folder.path.withCString { chmod($0, 0o755) }
+        let input = folder.file("throbber.gif")
+        try copyFile(Binary.corpus.appending("throbber.gif"), to: input)
+        _ = input.withCString { chmod($0, 0o644) }
+        return (folder, input)
+    }
+
+    func expectRefused(
+        _ result: Binary.Result, library: BytePath, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(result.status == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains(library.display), "names the library: \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains("permission"), "says what to fix: \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Error Domain="), sourceLocation: sourceLocation)
+    }
+
+    @Test(.enabled(if: canCheck, skipReason))
+    func readOnlyEmptyLibraryFolder() throws {
+        let (folder, input) = try setUp()
+        let library = folder.file("library")
+        try Sys.makeDirectory(library)
+        try Self.prepare(library, folderMode: 0o555)
+        defer { _ = library.withCString { chmod($0, 0o755) } }
+        let before = try readFile(input)
+        let result = try Binary.run(
+            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) },
+            launcher: Self.launcher)
+        expectRefused(result, library: library)
+        #expect(try Sys.listDirectory(library).isEmpty, "nothing created")
+        #expect(try readFile(input) == before)
+    }
+
+    @Test(.enabled(if: canCheck, skipReason))
+    func readOnlyExistingLibrary() throws {
+        let (folder, input) = try setUp()
+        let library = folder.file("library")
+        let first = try Binary.run(
+            [
+                "save", "--album", "QQ", "--library", library.display,
+                Binary.corpus.appending("DNG.dng").display,
+            ].map {
+                BytePath($0)
+            })
+        try #require(first.status == 0, "\(first.stderr)")
+        try Self.prepare(library, folderMode: 0o555)
+        defer { try? Self.prepare(library, folderMode: 0o755) }
+        let result = try Binary.run(
+            ["save", "--album", "QQ", "--move", "--library", library.display, input.display].map {
+                BytePath($0)
+            },
+            launcher: Self.launcher)
+        expectRefused(result, library: library)
+        #expect(
+            try TestLibrary.files(under: library.appending("Roll")).count == 1, "nothing added to the Roll")
+        #expect((try? Sys.status(input)) != nil, "the source stays")
+    }
+}
