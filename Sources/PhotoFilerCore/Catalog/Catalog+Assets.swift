@@ -25,8 +25,12 @@ extension Catalog {
         try firstAsset(where: "a.hash = ?", [.text(hash)])
     }
 
+    /// The live asset at `rollPath`, else the newest deleted one that was there.
     public func asset(rollPath: BytePath) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(where: "a.roll_path = ?", [.path(rollPath)])
+        if let live = try firstAsset(where: "a.roll_path = ? AND a.deleted_at IS NULL", [.path(rollPath)]) {
+            return live
+        }
+        return try firstAsset(where: "a.roll_path = ? ORDER BY a.id DESC", [.path(rollPath)])
     }
 
     /// The asset whose bytes are kept at `trashPath` under `Recently Deleted/`.
@@ -44,20 +48,13 @@ extension Catalog {
     }
 
     /// Marks the asset deleted at `time`; `trashPath` is where its bytes are kept, if anywhere.
-    ///
-    /// Its roll path is freed for the next file of that name (`roll_path` is unique): the
-    /// row keeps it under `.photofiler/deleted/<id>/`, which no roll file ever has, so that
-    /// a restore still knows the name to ask for.
+    /// Its roll path stays on record (a restore asks for that name again) but no longer
+    /// blocks a new file of that name: only live roll paths are unique.
     public func markDeleted(_ id: AssetID, at time: Double, trashPath: BytePath?) throws(CatalogError) {
         try update(
-            "UPDATE assets SET deleted_at = ?, trash_path = ?, "
-                + "roll_path = CASE WHEN deleted_at IS NULL THEN CAST(? || id || '/' || roll_path AS BLOB) "
-                + "ELSE roll_path END WHERE id = ?",
-            [.real(time), .path(trashPath), .path(Self.deletedRollPrefix), .integer(id)])
+            "UPDATE assets SET deleted_at = ?, trash_path = ? WHERE id = ?",
+            [.real(time), .path(trashPath), .integer(id)])
     }
-
-    /// Where a deleted asset's former roll path is kept (never a path under `Roll/`).
-    static let deletedRollPrefix: BytePath = ".photofiler/deleted/"
 
     /// Clears the deletion and points the asset at `rollPath` again.
     public func markRestored(_ id: AssetID, rollPath: BytePath) throws(CatalogError) {

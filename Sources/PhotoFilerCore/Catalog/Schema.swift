@@ -61,7 +61,7 @@ enum Schema {
     static let version1 = """
         CREATE TABLE assets (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
-            roll_path BLOB NOT NULL UNIQUE,
+            roll_path BLOB NOT NULL,
             hash TEXT NOT NULL UNIQUE,
             media_type TEXT NOT NULL,
             mime TEXT NOT NULL,
@@ -85,6 +85,10 @@ enum Schema {
             deleted_at REAL,
             trash_path BLOB
         );
+        -- A roll path belongs to one live asset; a deleted one keeps its old path
+        -- (restore asks for that name again) without blocking a new file of that name.
+        CREATE UNIQUE INDEX assets_live_roll_path ON assets(roll_path) WHERE deleted_at IS NULL;
+        CREATE INDEX assets_roll_path ON assets(roll_path);
         CREATE INDEX assets_live_added ON assets(added_at) WHERE deleted_at IS NULL;
         CREATE INDEX assets_live_created ON assets(created_at) WHERE deleted_at IS NULL;
         CREATE INDEX assets_videos ON assets(added_at)

@@ -46,8 +46,30 @@ public struct LogFormat: Hashable, Sendable {
         if timestamps { prefix += Self.timestamp(time) + " " }
         prefix += "photofiler: "
         if let label = level.label { prefix += label + ": " }
-        let parts = message.split(separator: "\n", omittingEmptySubsequences: false)
-        return parts.map { prefix + $0 }
+        return [prefix + Self.oneLine(message)]
+    }
+
+    /// A message as exactly one line: control characters (a newline in a file name,
+    /// say) are escaped, so no file name can split or forge a log line.
+    static func oneLine(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return message
+        }
+        var result = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 
     /// Local time with its offset and milliseconds: `2024-05-01T12:00:00.123+02:00`.

@@ -14,8 +14,7 @@ import Testing
             sink.lines == [
                 "photofiler: filed /in/a.jpg → Roll/2023/12/a.jpg (QQ)",
                 "photofiler: warning: slow disk",
-                "photofiler: error: two",
-                "photofiler: error: lines",
+                "photofiler: error: two\\nlines",
             ])
     }
 

@@ -128,9 +128,8 @@ struct BadInputTests {
         let input = try library.input(bytes: Array("plain text".utf8), name: "two\nlines.jpg")
         let result = try library.run("save", input.display)
         #expect(result.status == 1)
-        withKnownIssue("a newline in a file name splits the log line (LogFormat.lines splits messages)") {
-            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        }
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("two\\nlines.jpg"), "\(result.stderr)")
         #expect(try Snapshot(input).bytes == Array("plain text".utf8))
     }
 
