@@ -62,8 +62,8 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 struct ProcessSample {
     /// User + system CPU seconds.
     var cpuSeconds: Double
-    /// Voluntary + involuntary context switches over every thread: each is a wake-up.
-    var contextSwitches: Int
+    /// Voluntary + involuntary context switches per thread: each is a wake-up.
+    var switchesByThread: [String: Int]
     var rssKB: Int
     var peakRSSKB: Int
 
@@ -75,22 +75,27 @@ struct ProcessSample {
         // After the name: state(0) … utime(11) stime(12).
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let cpu = ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks
-        var switches = 0
+        var switches: [String: Int] = [:]
         if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             for task in tasks {
                 guard
                     let status = try? String(
                         contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
                 else { continue }
-                switches +=
+                switches[task] =
                     statusField(status, "voluntary_ctxt_switches")
                     + statusField(status, "nonvoluntary_ctxt_switches")
             }
         }
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         return ProcessSample(
-            cpuSeconds: cpu, contextSwitches: switches, rssKB: statusField(status, "VmRSS"),
+            cpuSeconds: cpu, switchesByThread: switches, rssKB: statusField(status, "VmRSS"),
             peakRSSKB: statusField(status, "VmHWM"))
+    }
+
+    /// Wake-ups since `earlier`: threads that ended meanwhile drop out, new ones count whole.
+    func wakeUps(since earlier: ProcessSample) -> Int {
+        switchesByThread.reduce(0) { $0 + $1.value - (earlier.switchesByThread[$1.key] ?? 0) }
     }
 
     private static func statusField(_ text: String, _ name: String) -> Int {

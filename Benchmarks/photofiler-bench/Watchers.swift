@@ -84,7 +84,7 @@ struct WatcherRun {
                 usleep(UInt32(idleSeconds * 1_000_000))
                 if let after = ProcessSample.read(pid: child.pid) {
                     result.idleCPUSeconds = after.cpuSeconds - before.cpuSeconds
-                    result.idleWakeUps = after.contextSwitches - before.contextSwitches
+                    result.idleWakeUps = after.wakeUps(since: before)
                 }
             }
         }
