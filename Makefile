@@ -31,9 +31,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The benchmark: photofiler against the floor and the inotifywait recipe, one table
+# (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
 bench: deps
-	$(SWIFT) build -c release
-	$(SWIFT) run -c release photofiler-bench
+	$(SWIFT) build -c release --product photofiler
+	$(SWIFT) build -c release --product photofiler-bench
+	.build/release/photofiler-bench $(BENCH_ARGS)
 
 install: release
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler

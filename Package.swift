@@ -33,6 +33,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
+        // `make bench`: photofiler against the floor and a shell recipe (Benchmarks/README.md).
+        .executableTarget(
+            name: "photofiler-bench", dependencies: ["PhotoFilerCore", "CVips", "CGExiv2", "CCrypto", "CSQLite"],
+            path: "Benchmarks/photofiler-bench"),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(name: "TestSupport", dependencies: ["PhotoFilerCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"]),

@@ -14,8 +14,9 @@ public final class Daemon: @unchecked Sendable {
     /// How long library deletions wait before they are acted on, so that a
     /// `photofiler rm` in another process has committed its own change first.
     static let libraryEventDelay: DispatchTimeInterval = .milliseconds(250)
-    /// Files filed per turn of the queue before signals and events get a chance.
-    static let filesPerTurn = 16
+    /// Files filed per turn of the queue (one group: shared fsyncs and commit)
+    /// before signals and events get a chance.
+    static let filesPerTurn = 64
     /// How often Recently Deleted is purged while running.
     static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 
@@ -253,43 +254,55 @@ public final class Daemon: @unchecked Sendable {
     private func fileSome() {
         dispatchPrecondition(condition: .onQueue(queue))
         working = false
-        var done = 0
-        while done < Self.filesPerTurn, !stopping, !work.isEmpty {
+        // One group per turn: its files share the fsyncs and the catalog commit.
+        var group: [(path: BytePath, request: FilingRequest)] = []
+        while group.count < Self.filesPerTurn, !stopping, !work.isEmpty {
             let path = work.removeFirst()
             workSet.remove(path)
-            file(path)
-            done += 1
+            if let request = request(for: path) { group.append((path, request)) }
+        }
+        if !group.isEmpty {
+            let results = library.filer.file(batch: group.map(\.request))
+            for (item, result) in zip(group, results) { report(result, path: item.path, album: item.request.album) }
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }
         if work.isEmpty { notifier.status(statusLine()) }
         kick()
     }
 
-    private func file(_ path: BytePath) {
-        guard let root = inboxRoot(for: path), let inbox = inboxes[root] else { return }
-        if TemporaryName.matches(path) { return }
-        let request = FilingRequest(
+    /// What filing `path` means, from its inbox's settings; nil when it is no longer to be filed.
+    private func request(for path: BytePath) -> FilingRequest? {
+        guard let root = inboxRoot(for: path), let inbox = inboxes[root] else { return nil }
+        if TemporaryName.matches(path) { return nil }
+        return FilingRequest(
             source: path, album: inbox.name, origin: inbox.name.value,
             mode: configuration.effectiveKeep(for: inbox) ? .keep : .move, link: configuration.effectiveLink(for: inbox))
-        do {
-            let result = try library.filer.file(request)
-            guard let asset = result.asset else { return }
-            let rollPath = library.layout.absolute(asset.rollPath).display
-            switch result.outcome {
-            case .filed:
-                filedCount += 1
-                log.info("Filed '\(path.display)' → '\(rollPath)' (album \(inbox.name.value)).")
-            case .duplicate(let joined):
-                log.info(
-                    "'\(path.display)' is already asset \(asset.id) ('\(rollPath)')\(joined ? "; added to the album \(inbox.name.value)" : "; nothing new to file").")
-            case .restored:
-                filedCount += 1
-                log.info("'\(path.display)' brought asset \(asset.id) back from Recently Deleted → '\(rollPath)' (album \(inbox.name.value)).")
-            case .alreadySeen:
-                break
-            }
-        } catch {
+    }
+
+    /// Logs what filing `path` did (or handles its failure).
+    private func report(_ outcome: Result<FilingResult, FilingError>, path: BytePath, album: AlbumName?) {
+        let albumName = album?.value ?? ""
+        let result: FilingResult
+        switch outcome {
+        case .success(let value): result = value
+        case .failure(let error):
             handleFailure(error, path: path)
+            return
+        }
+        guard let asset = result.asset else { return }
+        let rollPath = library.layout.absolute(asset.rollPath).display
+        switch result.outcome {
+        case .filed:
+            filedCount += 1
+            log.info("Filed '\(path.display)' → '\(rollPath)' (album \(albumName)).")
+        case .duplicate(let joined):
+            log.info(
+                "'\(path.display)' is already asset \(asset.id) ('\(rollPath)')\(joined ? "; added to the album \(albumName)" : "; nothing new to file").")
+        case .restored:
+            filedCount += 1
+            log.info("'\(path.display)' brought asset \(asset.id) back from Recently Deleted → '\(rollPath)' (album \(albumName)).")
+        case .alreadySeen:
+            break
         }
     }
 

@@ -17,8 +17,8 @@ public final class Filer {
     let media: MediaReader
     let albums: AlbumLinker
     let log: Logger
-    private let copier = ContentCopier()
-    private let libraryDevice: UInt64
+    let copier = ContentCopier()
+    let libraryDevice: UInt64
     private var temporaryCounter = 0
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }

@@ -1,0 +1,101 @@
+import CCrypto
+import Foundation
+import Glibc
+import PhotoFilerCore
+
+/// A library of `count` assets made directly (rows through `Catalog`, small real roll
+/// files and album links on disk, so the start-up reconcile finds them all), to time
+/// the daemon's start-up and `list` on a large catalog.
+enum LargeLibrary {
+    static let album = "QQ"
+
+    static func make(at root: String, count: Int) throws {
+        let start = now()
+        let library = try PhotoLibrary(root: BytePath(root), log: Logger(minimumLevel: .error))
+        let catalog = library.catalog
+        let albumRecord = try catalog.createAlbum(name: album, folderName: BytePath(album), at: 0)
+        let albumFolder = "\(root)/Albums/\(album)"
+        try makeDirectories(albumFolder)
+        var made: Set<String> = []
+        var digest = [UInt8](repeating: 0, count: 32)
+        let base = Date().timeIntervalSince1970 - 86_400 * 400
+        let chunk = 5_000
+        var index = 0
+        while index < count {
+            let upper = min(index + chunk, count)
+            try catalog.transaction {
+                for i in index..<upper {
+                    let year = 2010 + i % 12
+                    let month = 1 + (i / 12) % 12
+                    let folder = String(format: "Roll/%04d/%02d", year, month)
+                    if made.insert(folder).inserted { try makeDirectories("\(root)/\(folder)") }
+                    let name = String(format: "IMG_%07d.jpg", i)
+                    let relative = "\(folder)/\(name)"
+                    let content = Array("photofiler large-library asset \(i)\n".utf8)
+                    let fd = try check(
+                        open("\(root)/\(relative)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644), "open",
+                        relative)
+                    _ = content.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                    try check(link("\(root)/\(relative)", "\(albumFolder)/\(name)"), "link", name)
+                    var length: UInt32 = 0
+                    _ = content.withUnsafeBytes {
+                        EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil)
+                    }
+                    let created = CaptureDate(
+                        secondsSinceEpoch: Int64(base) - Int64(i) * 3600, utcOffsetSeconds: 0, source: .exif)
+                    let asset = AssetRecord(
+                        id: 0, rollPath: BytePath(relative),
+                        hash: digest.map { String(format: "%02x", $0) }.joined(),
+                        info: MediaInfo(
+                            mediaType: .image, mimeType: "image/jpeg", pixelWidth: 4032, pixelHeight: 3024,
+                            embeddedDate: created),
+                        created: created, addedAt: base + Double(i), size: Int64(content.count),
+                        originalName: BytePath(name), sourceInbox: album)
+                    let id = try catalog.insertAsset(asset)
+                    try catalog.addMembership(
+                        asset: id, album: albumRecord.id, entryName: BytePath(name), at: base + Double(i))
+                }
+            }
+            index = upper
+        }
+        say(String(format: "  made a library of %d assets in %.1f s", count, now() - start))
+    }
+
+    struct StartUp {
+        var seconds: Double
+        var rssKB: Int
+        var peakRSSKB: Int
+    }
+
+    /// Starts the daemon on the library (one empty inbox) and times spawn → READY=1.
+    static func startUp(root: String, work: String, photofiler: String) throws -> StartUp {
+        let inbox = "\(work)/large-inbox"
+        try makeDirectories(inbox)
+        let socket = try NotifySocket(path: "\(work)/large-notify.sock")
+        let start = now()
+        let child = try Child(
+            photofiler, ["watch", "--library", root, "--inbox", "\(album)=\(inbox)", "--settle", "0"],
+            environment: ["NOTIFY_SOCKET": socket.path], log: "\(work)/large-log")
+        defer { child.stop() }
+        guard socket.wait(for: "READY=1", timeout: 120, alive: { child.isRunning }) else {
+            throw BenchFailure("photofiler did not start on the large library; see \(work)/large-log")
+        }
+        let seconds = now() - start
+        socket.drainInBackground()
+        let sample = ProcessSample.read(pid: child.pid)
+        return StartUp(seconds: seconds, rssKB: sample?.rssKB ?? 0, peakRSSKB: sample?.peakRSSKB ?? 0)
+    }
+
+    /// `photofiler list --album QQ --limit 100 --json`, wall time of the whole command.
+    static func list(root: String, photofiler: String) throws -> Double {
+        let run = try timedRun(
+            photofiler, ["list", "--library", root, "--album", album, "--limit", "100", "--json"])
+        guard run.status == 0,
+            let items = try? JSONSerialization.jsonObject(with: run.output) as? [Any], items.count == 100
+        else {
+            throw BenchFailure("photofiler list failed on the large library (exit \(run.status))")
+        }
+        return run.seconds
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Every figure of one run, and how it is shown.
+struct Report {
+    var machine: Machine
+    var files: Int
+    var drops: Int
+    var assets: Int
+    var floorSeconds: Double
+    var floorDurableSeconds: Double
+    var recipe: WatcherResult
+    var photofiler: WatcherResult
+    var startUp: LargeLibrary.StartUp
+    var listSeconds: Double
+
+    var floorRate: Double { Double(files) / floorSeconds }
+    var floorDurableRate: Double { Double(files) / floorDurableSeconds }
+
+    struct Row {
+        var figure: String
+        var floor: String = ""
+        var floorDurable: String = ""
+        var recipe: String = ""
+        var photofiler: String
+        var versusFloor: String = ""
+        var versusRecipe: String = ""
+        var target: String
+        var met: Bool
+    }
+
+    var rows: [Row] {
+        let p = photofiler
+        let r = recipe
+        let p50 = percentile(p.durableLatencies, 50), p99 = percentile(p.durableLatencies, 99)
+        let rssMB = Double(p.peakRSSKB ?? 0) / 1024
+        return [
+            Row(
+                figure: "burst of \(files) files, files/s", floor: f0(floorRate),
+                floorDurable: f0(floorDurableRate),
+                recipe: f0(r.filesPerSecond), photofiler: f0(p.filesPerSecond),
+                versusFloor: String(
+                    format: "%.2f× / %.2f×", p.filesPerSecond / floorRate, p.filesPerSecond / floorDurableRate
+                ),
+                versusRecipe: String(format: "%.1f×", p.filesPerSecond / r.filesPerSecond),
+                target: "≥ 0.5× floor, ≥ 30× recipe",
+                met: p.filesPerSecond >= 0.5 * floorRate && p.filesPerSecond >= 30 * r.filesPerSecond),
+            Row(
+                figure: "latency p50, ms (rename → link / durable)", recipe: f2(percentile(r.latencies, 50)),
+                photofiler: "\(f2(percentile(p.latencies, 50))) / \(f2(p50))",
+                versusRecipe: String(format: "%.2f×", p50 / percentile(r.latencies, 50)),
+                target: "≤ 3 ms durable",
+                met: p50 <= 3),
+            Row(
+                figure: "latency p99, ms (rename → link / durable)", recipe: f2(percentile(r.latencies, 99)),
+                photofiler: "\(f2(percentile(p.latencies, 99))) / \(f2(p99))",
+                versusRecipe: String(format: "%.2f×", p99 / percentile(r.latencies, 99)),
+                target: "≤ 10 ms durable",
+                met: p99 <= 10),
+            Row(
+                figure: "idle CPU over \(Int(idleSeconds)) s, s (wake-ups)",
+                photofiler: "\(f2(p.idleCPUSeconds ?? .nan)) (\(p.idleWakeUps ?? -1))",
+                target: "0 s, 0 wake-ups",
+                met: (p.idleCPUSeconds ?? 1) == 0 && (p.idleWakeUps ?? 1) == 0),
+            Row(
+                figure: "peak RSS after the burst, MB", photofiler: f1(rssMB), target: "≤ 40 MB",
+                met: rssMB <= 40),
+            Row(
+                figure: "start-up to READY, \(assets) assets, s", photofiler: f2(startUp.seconds),
+                target: "≤ 1 s",
+                met: startUp.seconds <= 1),
+            Row(
+                figure: "RSS at READY, \(assets) assets, MB (peak)",
+                photofiler: "\(f1(Double(startUp.rssKB) / 1024)) (\(f1(Double(startUp.peakRSSKB) / 1024)))",
+                target: "≤ 60 MB", met: Double(startUp.peakRSSKB) / 1024 <= 60),
+            Row(
+                figure: "list --album --limit 100 --json, \(assets) assets, ms",
+                photofiler: f1(listSeconds * 1000),
+                target: "≤ 50 ms", met: listSeconds <= 0.05),
+        ]
+    }
+
+    var idleSeconds: Double = 10
+
+    var markdown: String {
+        var lines = [
+            "| figure | floor | floor, fsync | recipe | photofiler | photofiler / floor (no fsync / fsync) | photofiler / recipe | target | met |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | :---: |",
+        ]
+        for row in rows {
+            lines.append(
+                "| \(row.figure) | \(row.floor) | \(row.floorDurable) | \(row.recipe) | \(row.photofiler) | \(row.versusFloor) | \(row.versusRecipe) | \(row.target) | \(row.met ? "yes" : "**no**") |"
+            )
+        }
+        lines.append("")
+        lines.append(
+            "Machine: \(machine.cpus) CPUs (\(machine.cpuModel)), \(machine.memoryGB) GB, \(machine.kernel). "
+                + "Latency: \(drops) single drops on an idle watcher; \"durable\" is until the inbox copy is removed."
+        )
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: [String: Any] {
+        func watcher(_ w: WatcherResult) -> [String: Any] {
+            var object: [String: Any] = [
+                "seconds": w.seconds, "filesPerSecond": w.filesPerSecond,
+                "latencyMs": ["p50": percentile(w.latencies, 50), "p99": percentile(w.latencies, 99)],
+                "durableLatencyMs": [
+                    "p50": percentile(w.durableLatencies, 50), "p99": percentile(w.durableLatencies, 99),
+                ],
+            ]
+            if let rss = w.peakRSSKB { object["peakRSSKB"] = rss }
+            if let cpu = w.idleCPUSeconds { object["idleCPUSeconds"] = cpu }
+            if let wakeUps = w.idleWakeUps { object["idleWakeUps"] = wakeUps }
+            return object
+        }
+        return [
+            "date": ISO8601DateFormatter().string(from: Date()),
+            "machine": [
+                "cpus": machine.cpus, "cpuModel": machine.cpuModel, "kernel": machine.kernel,
+                "memoryGB": machine.memoryGB,
+            ],
+            "files": files, "drops": drops, "assets": assets,
+            "floor": ["seconds": floorSeconds, "filesPerSecond": floorRate],
+            "floorFsync": ["seconds": floorDurableSeconds, "filesPerSecond": floorDurableRate],
+            "recipe": watcher(recipe),
+            "photofiler": watcher(photofiler),
+            "largeLibrary": [
+                "startUpSeconds": startUp.seconds, "rssKB": startUp.rssKB, "peakRSSKB": startUp.peakRSSKB,
+                "listSeconds": listSeconds,
+            ],
+            "ratios": [
+                "photofilerOverFloor": photofiler.filesPerSecond / floorRate,
+                "photofilerOverFloorFsync": photofiler.filesPerSecond / floorDurableRate,
+                "photofilerOverRecipe": photofiler.filesPerSecond / recipe.filesPerSecond,
+            ],
+            "targetsMet": Dictionary(uniqueKeysWithValues: rows.map { ($0.figure, $0.met) }),
+        ]
+    }
+
+    /// A histogram of single-file latencies (rename → album link), photofiler against the recipe.
+    var latencySVG: String {
+        let binWidth = 0.5
+        let top = max(20.0, (percentile(recipe.latencies, 99) / binWidth).rounded(.up) * binWidth)
+        let bins = Int(top / binWidth) + 1  // the last bin holds everything above `top`
+        func histogram(_ values: [Double]) -> [Int] {
+            var counts = [Int](repeating: 0, count: bins)
+            for value in values { counts[min(Int(value / binWidth), bins - 1)] += 1 }
+            return counts
+        }
+        let series = [
+            ("photofiler (durable)", histogram(photofiler.durableLatencies), "#2b7bb9"),
+            ("inotifywait + mv + ln recipe", histogram(recipe.latencies), "#d9822b"),
+        ]
+        let maxCount = max(series.flatMap(\.1).max() ?? 1, 1)
+        let width = 720.0, height = 320.0, left = 50.0, bottom = 40.0, topMargin = 40.0
+        let plotWidth = width - left - 20, plotHeight = height - bottom - topMargin
+        let slot = plotWidth / Double(bins)
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="20" font-size="14">Single-file latency, \(drops) drops on an idle watcher (ms, bins of \(binWidth) ms)</text>
+
+            """
+        for (index, (name, counts, colour)) in series.enumerated() {
+            for (bin, count) in counts.enumerated() where count > 0 {
+                let barHeight = plotHeight * Double(count) / Double(maxCount)
+                let x = left + Double(bin) * slot + Double(index) * slot / 2
+                svg += String(
+                    format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%@\"/>\n", x,
+                    topMargin + plotHeight - barHeight, slot / 2, barHeight, colour)
+            }
+            svg += String(
+                format:
+                    "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%@\"/><text x=\"%.0f\" y=\"%.0f\">%@</text>\n",
+                width - 260, topMargin + Double(index) * 18, colour, width - 242,
+                topMargin + 10 + Double(index) * 18, name)
+        }
+        let axisY = topMargin + plotHeight
+        svg +=
+            "<line x1=\"\(left)\" y1=\"\(axisY)\" x2=\"\(left + plotWidth)\" y2=\"\(axisY)\" stroke=\"black\"/>\n"
+        svg += "<line x1=\"\(left)\" y1=\"\(topMargin)\" x2=\"\(left)\" y2=\"\(axisY)\" stroke=\"black\"/>\n"
+        var tick = 0.0
+        while tick <= top {
+            let x = left + tick / binWidth * slot
+            svg += String(
+                format: "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.0f</text>\n", x, axisY + 16,
+                tick)
+            tick += top > 40 ? 10 : 2
+        }
+        svg += String(
+            format: "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">≥%.0f</text>\n", left + plotWidth,
+            axisY + 32, top)
+        svg += "<text x=\"\(left - 8)\" y=\"\(topMargin + 4)\" text-anchor=\"end\">\(maxCount)</text>\n"
+        svg += "<text x=\"\(left - 8)\" y=\"\(axisY)\" text-anchor=\"end\">0</text>\n"
+        svg += "</svg>\n"
+        return svg
+    }
+
+    func write(to folder: String) throws {
+        try makeDirectories(folder)
+        let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: "\(folder)/latest.json"))
+        try markdown.write(toFile: "\(folder)/latest.md", atomically: true, encoding: .utf8)
+        try latencySVG.write(toFile: "\(folder)/latency.svg", atomically: true, encoding: .utf8)
+    }
+}
+
+private func f0(_ value: Double) -> String { String(format: "%.0f", value) }
+private func f1(_ value: Double) -> String { String(format: "%.1f", value) }
+private func f2(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+
+/// A contender that watches inboxes: the shell recipe or photofiler.
+enum WatcherKind: String {
+    case recipe, photofiler
+}
+
+/// What one watching contender did.
+struct WatcherResult {
+    var seconds: Double
+    var filesPerSecond: Double
+    /// rename → album link, milliseconds.
+    var latencies: [Double]
+    /// rename → inbox copy gone (everything durable, for photofiler), milliseconds.
+    var durableLatencies: [Double]
+    var peakRSSKB: Int?
+    var idleCPUSeconds: Double?
+    var idleWakeUps: Int?
+}
+
+struct WatcherRun {
+    let kind: WatcherKind
+    let work: String
+    let workload: Workload
+    let burst: ArraySlice<Picture>
+    let drops: ArraySlice<Picture>
+    let photofiler: String
+    let idleSeconds: Double
+
+    func run() throws -> WatcherResult {
+        let root = "\(work)/\(kind.rawValue)"
+        let library = "\(root)/library"
+        let inboxes = Workload.inboxNames.map { "\(root)/inboxes/\($0)" }
+        for inbox in inboxes { try makeDirectories(inbox) }
+        let staged = try workload.stage(into: "\(root)/staging", pictures: burst)
+        let stagedDrops = try workload.stage(into: "\(root)/staging-drops", pictures: drops)
+
+        let child: Child
+        switch kind {
+        case .recipe: child = try startRecipe(root: root, library: library, inboxes: inboxes)
+        case .photofiler: child = try startPhotofiler(root: root, library: library, inboxes: inboxes)
+        }
+        defer { child.stop() }
+
+        let watch = try LinkWatch(albums: "\(library)/Albums", inboxes: inboxes)
+        defer { watch.stop() }
+
+        // The burst: every file dropped by rename as fast as possible.
+        let start = now()
+        for (path, picture) in staged {
+            try check(rename(path, "\(inboxes[picture.inbox])/\(picture.name)"), "rename", path)
+        }
+        let names = burst.map(\.name)
+        guard let end = watch.waitForAll(names, timeout: 900) else {
+            throw BenchFailure(
+                "\(kind.rawValue): only \(watch.linkCount) of \(burst.count) album links appeared; see \(root)/log"
+            )
+        }
+        let seconds = end - start
+        var result = WatcherResult(
+            seconds: seconds, filesPerSecond: Double(burst.count) / seconds, latencies: [],
+            durableLatencies: [])
+        if kind == .photofiler { result.peakRSSKB = ProcessSample.read(pid: child.pid)?.peakRSSKB }
+
+        // Latency: one file at a time on an idle watcher.
+        for (path, picture) in stagedDrops {
+            usleep(5_000)  // spacing between drops, so each one finds the watcher idle
+            let dropped = now()
+            try check(rename(path, "\(inboxes[picture.inbox])/\(picture.name)"), "rename", path)
+            guard watch.waitForAll([picture.name], timeout: 30) != nil,
+                let link = watch.linkTime(picture.name), let gone = watch.goneTime(picture.name)
+            else {
+                throw BenchFailure(
+                    "\(kind.rawValue): '\(picture.name)' was not filed within 30 s; see \(root)/log")
+            }
+            result.latencies.append((link - dropped) * 1000)
+            result.durableLatencies.append((max(link, gone) - dropped) * 1000)
+        }
+
+        if kind == .photofiler, idleSeconds > 0 {
+            usleep(300_000)  // let the last log line and status update go out
+            if let before = ProcessSample.read(pid: child.pid) {
+                usleep(UInt32(idleSeconds * 1_000_000))
+                if let after = ProcessSample.read(pid: child.pid) {
+                    result.idleCPUSeconds = after.cpuSeconds - before.cpuSeconds
+                    result.idleWakeUps = after.wakeUps(since: before)
+                }
+            }
+        }
+        return result
+    }
+
+    private func startPhotofiler(root: String, library: String, inboxes: [String]) throws -> Child {
+        let socket = try NotifySocket(path: "\(root)/notify.sock")
+        var arguments = ["watch", "--library", library, "--settle", "0"]
+        for (name, inbox) in zip(Workload.inboxNames, inboxes) {
+            arguments += ["--inbox", "\(name)=\(inbox)"]
+        }
+        let child = try Child(
+            photofiler, arguments, environment: ["NOTIFY_SOCKET": socket.path], log: "\(root)/log")
+        guard socket.wait(for: "READY=1", timeout: 60, alive: { child.isRunning }) else {
+            child.stop()
+            throw BenchFailure("photofiler did not send READY=1; see \(root)/log")
+        }
+        socket.drainInBackground()
+        child.keepAlive = socket
+        return child
+    }
+
+    /// The recipe a user would write: inotifywait piped into a bash loop of `mv` and `ln`.
+    private func startRecipe(root: String, library: String, inboxes: [String]) throws -> Child {
+        let script = "\(root)/recipe.sh"
+        try Self.recipe.write(toFile: script, atomically: true, encoding: .utf8)
+        var arguments = ["bash", script, library]
+        for (name, inbox) in zip(Workload.inboxNames, inboxes) { arguments.append("\(name)=\(inbox)") }
+        // The pipeline runs in its own process group, stopped as one.
+        let child = try Child("/bin/bash", Array(arguments.dropFirst()), log: "\(root)/log")
+        let deadline = now() + 30
+        while now() < deadline {
+            if let text = try? String(contentsOfFile: "\(root)/log", encoding: .utf8),
+                text.contains("Watches established")
+            {
+                return child
+            }
+            usleep(5_000)  // start-up only, before anything is timed
+        }
+        child.stop()
+        throw BenchFailure("the recipe's inotifywait did not start; see \(root)/log")
+    }
+
+    static let recipe = #"""
+        #!/bin/bash
+        # The do-it-yourself recipe: file each new picture into Roll/YYYY/MM (by mtime)
+        # and hard-link it into the album named after its inbox.
+        # usage: recipe.sh LIBRARY NAME=INBOX...
+        lib=$1; shift
+        declare -A album
+        dirs=()
+        for spec in "$@"; do
+            name=${spec%%=*}; dir=${spec#*=}
+            album[$dir/]=$name; dirs+=("$dir")
+            mkdir -p "$lib/Albums/$name"
+        done
+        inotifywait -m -r -e close_write,moved_to --format '%w|%f' "${dirs[@]}" |
+        while IFS='|' read -r dir name; do
+            a=${album[$dir]}
+            d="$lib/Roll/$(date -r "$dir$name" +%Y/%m)"
+            [[ -d $d ]] || mkdir -p "$d"
+            mv -n "$dir$name" "$d/$name" && ln "$d/$name" "$lib/Albums/$a/$name"
+        done
+        """#
+}

@@ -1,0 +1,265 @@
+/// Files a group of settled files with the durability paid once per group.
+///
+/// The order of `Filer.file` holds for every file of the group, only each step is
+/// done for the whole group before the next:
+///
+/// 1. each file is opened, checked, read and hashed (nothing changes on disk);
+/// 2. each file's content is made durable (`fsync` of the file);
+/// 3. each is linked into the Roll and into its album;
+/// 4. every touched folder is synced once (one `fsync` per folder, its descriptor
+///    opened once for the group);
+/// 5. one catalog transaction records every asset and membership;
+/// 6. only then are the sources removed.
+///
+/// A crash anywhere leaves what `Filer.file` would: roll and album links without a
+/// row (adopted by the start-up reconcile, the source still in its inbox and found
+/// again as a duplicate), never a source removed before its row is durable.
+///
+/// Only plain move-mode filing of new content goes through the group; everything
+/// else (keep and copy modes, another file system, content the catalog or the group
+/// already holds) is filed afterwards, one at a time, by `Filer.file`.
+extension Filer {
+    /// One file of a group, read and hashed, its source still open.
+    private struct Inspected {
+        var index: Int
+        var request: FilingRequest
+        var source: BytePath
+        var fd: FileDescriptor
+        var status: FileStatus
+        var info: MediaInfo
+        var hash: String
+        var size: Int64
+        var album: AlbumRecord?
+        var rollPath: BytePath?
+        var entry: BytePath?
+    }
+
+    /// Files `requests` as one group; the results are in the same order.
+    public func file(batch requests: [FilingRequest]) -> [Result<FilingResult, FilingError>] {
+        if requests.count == 1 { return [Result { () throws(FilingError) in try file(requests[0]) }] }
+        var results = [Result<FilingResult, FilingError>?](repeating: nil, count: requests.count)
+        var group: [Inspected] = []
+        var oneByOne: [Int] = []
+        var hashes: Set<String> = []
+        for (index, request) in requests.enumerated() {
+            do throws(FilingError) {
+                guard var inspected = try inspect(request, index: index) else {
+                    oneByOne.append(index)
+                    continue
+                }
+                // The same content twice in one group: the second is a duplicate, filed after.
+                guard hashes.insert(inspected.hash).inserted else {
+                    inspected.fd.close()
+                    oneByOne.append(index)
+                    continue
+                }
+                do {
+                    inspected.album = try request.album.map { (name) throws(FilingError) in
+                        try albums.album(named: name, now: now())
+                    }
+                } catch {
+                    inspected.fd.close()
+                    throw error
+                }
+                group.append(inspected)
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        defer { for item in group { item.fd.close() } }
+        fileGroup(&group, results: &results)
+        for index in oneByOne {
+            results[index] = Result { () throws(FilingError) in try file(requests[index]) }
+        }
+        return results.map { $0 ?? .failure(.vanished(path: LibraryLayout.absolute(requests[0].source))) }
+    }
+
+    /// The checks of `Filer.file` up to the hash, for a move-mode request; nil when
+    /// the request must take the one-file path instead.
+    private func inspect(_ request: FilingRequest, index: Int) throws(FilingError) -> Inspected? {
+        guard request.mode == .move else { return nil }
+        let source = LibraryLayout.absolute(request.source)
+        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
+        let fd: FileDescriptor
+        do {
+            fd = try Sys.openForReading(source)
+        } catch {
+            switch error.errno {
+            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
+            case .noSuchFile: throw .vanished(path: source)
+            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
+            default: throw FilingError.from(error, library: layout, source: source)
+            }
+        }
+        var keep = false
+        defer { if !keep { fd.close() } }
+        let before = try systemCall(source) { () throws(SystemError) in try fd.status() }
+        guard before.isRegularFile else { throw .notRegularFile(path: source, kind: before.kind) }
+        if before.size == 0 { throw .media(.empty(path: source)) }
+        guard before.device == libraryDevice else { return nil }
+        let info: MediaInfo
+        do {
+            info = try media.read(fd, path: source, size: before.size)
+        } catch {
+            throw .media(error)
+        }
+        let hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
+        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
+        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
+            || hashed.size != before.size
+        {
+            throw .changedWhileFiling(path: source)
+        }
+        if try catalogCall({ () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }) != nil {
+            return nil  // a duplicate or a restore: the one-file path knows those
+        }
+        keep = true
+        return Inspected(
+            index: index, request: request, source: source, fd: fd, status: before, info: info,
+            hash: hashed.hash,
+            size: hashed.size)
+    }
+
+    /// Steps 2–6 for the inspected files.
+    private func fileGroup(_ group: inout [Inspected], results: inout [Result<FilingResult, FilingError>?]) {
+        var folders = FolderSyncer()
+        var placed: [Int] = []  // positions in `group` whose links are made
+
+        // 2–3. Content durable, then the roll link and the album link.
+        for position in group.indices {
+            let item = group[position]
+            do throws(FilingError) {
+                try systemCall(item.source) { () throws(SystemError) in try item.fd.sync() }
+                let created = CaptureDates.resolve(
+                    embedded: item.info.embeddedDate, fileName: item.source.lastComponent,
+                    modificationSeconds: item.status.modificationNanoseconds / 1_000_000_000)
+                let rollPath = try link(item, created: created, folders: &folders)
+                group[position].rollPath = rollPath
+                if let album = item.album {
+                    do throws(FilingError) {
+                        group[position].entry = try systemCall(item.source) { () throws(SystemError) in
+                            try albums.link(rollPath: rollPath, into: album, kind: item.request.link)
+                        }
+                        folders.touch(layout.albumFolder(album))
+                    } catch {
+                        try? Sys.unlink(layout.absolute(rollPath))
+                        throw error
+                    }
+                }
+                placed.append(position)
+                let asset = AssetRecord(
+                    id: 0, rollPath: rollPath, hash: item.hash, info: item.info, created: created,
+                    addedAt: now(),
+                    size: item.size, originalName: item.source.lastComponent, sourceInbox: item.request.origin
+                )
+                results[item.index] = .success(FilingResult(outcome: .filed, asset: asset, album: item.album))
+            } catch {
+                results[item.index] = .failure(error)
+            }
+        }
+        guard !placed.isEmpty else { return }
+
+        // 4. One fsync per touched folder.
+        if let failure = folders.syncAll() {
+            undo(
+                placed, in: group, results: &results,
+                error: FilingError.from(failure, library: layout, source: failure.path ?? layout.root))
+            return
+        }
+
+        // 5. One transaction for the group.
+        do {
+            try catalog.transactionTyped { () throws(CatalogError) in
+                for position in placed {
+                    let item = group[position]
+                    guard case .success(var result)? = results[item.index], var asset = result.asset else {
+                        continue
+                    }
+                    asset.id = try catalog.insertAsset(asset)
+                    if let album = item.album, let entry = item.entry {
+                        try catalog.addMembership(
+                            asset: asset.id, album: album.id, entryName: entry, at: asset.addedAt)
+                    }
+                    result.asset = asset
+                    results[item.index] = .success(result)
+                }
+            }
+        } catch {
+            undo(placed, in: group, results: &results, error: .catalog(error))
+            return
+        }
+
+        // 6. Every file of the group is durable: remove the sources.
+        for position in placed {
+            let source = group[position].source
+            do {
+                try Sys.unlink(source)
+            } catch  where error.errno == .noSuchFile {
+            } catch {
+                log.warning(
+                    "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
+                )
+            }
+        }
+    }
+
+    /// Links the file into `Roll/YYYY/MM/` under a free name (the folder made and its
+    /// parents synced when new); the folder is synced later, once for the group.
+    private func link(_ item: Inspected, created: CaptureDate, folders: inout FolderSyncer)
+        throws(FilingError)
+        -> BytePath
+    {
+        let folder = layout.rollFolder(for: created)
+        let absoluteFolder = layout.absolute(folder)
+        return try systemCall(item.source) { () throws(SystemError) -> BytePath in
+            if try Sys.makeDirectories(absoluteFolder) {
+                try Sys.syncDirectory(absoluteFolder.parent)
+                try Sys.syncDirectory(absoluteFolder.parent.parent)
+            }
+            let placed = try NameAllocator.allocate(preferred: item.source.lastComponent) {
+                (candidate) throws(SystemError) in
+                try Sys.link(item.source, to: absoluteFolder.appending(candidate))
+            }
+            folders.touch(absoluteFolder)
+            return folder.appending(placed)
+        }
+    }
+
+    /// The group could not be made durable: take its links back (best effort; the
+    /// start-up reconcile adopts whatever is left) and fail each of its files.
+    private func undo(
+        _ placed: [Int], in group: [Inspected], results: inout [Result<FilingResult, FilingError>?],
+        error: FilingError
+    ) {
+        for position in placed {
+            let item = group[position]
+            if let album = item.album, let entry = item.entry { try? albums.unlinkEntry(entry, in: album) }
+            if let rollPath = item.rollPath { try? Sys.unlink(layout.absolute(rollPath)) }
+            results[item.index] = .failure(error)
+        }
+    }
+}
+
+/// The folders a group touched, each opened once and synced once.
+struct FolderSyncer {
+    private var order: [BytePath] = []
+    private var seen: Set<BytePath> = []
+
+    mutating func touch(_ folder: BytePath) {
+        if seen.insert(folder).inserted { order.append(folder) }
+    }
+
+    /// Syncs every touched folder; the first failure, if any.
+    mutating func syncAll() -> SystemError? {
+        for folder in order {
+            do {
+                try Sys.syncDirectory(folder)
+            } catch {
+                return error
+            }
+        }
+        order.removeAll()
+        seen.removeAll()
+        return nil
+    }
+}

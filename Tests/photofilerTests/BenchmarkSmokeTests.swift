@@ -1,0 +1,37 @@
+import Foundation
+import PhotoFilerCore
+import TestSupport
+import Testing
+
+/// The benchmark still works end to end (N = 200 files, 20 drops, a 2,000-asset
+/// library). It judges no speed: the numbers of a loaded CI machine mean nothing.
+@Suite(.serialized) struct BenchmarkSmokeTests {
+    /// `photofiler-bench`, built next to `photofiler` by `swift build --build-tests`.
+    static var benchPath: BytePath { Binary.path.parent.appending("photofiler-bench") }
+
+    @Test(.timeLimit(.minutes(3))) func smokeRunWritesTheTableAndTheHistogram() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("results")
+        let bench = Process()
+        bench.executableURL = URL(fileURLWithPath: Self.benchPath.display)
+        bench.arguments = ["--smoke", "--out", output.display, "--photofiler", Binary.path.display]
+        let log = folder.file("bench.log")
+        try writeFile(log, [])
+        bench.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.display))
+        bench.standardError = bench.standardOutput
+        try bench.run()
+        bench.waitUntilExit()
+        let said = String(decoding: (try? readFile(log)) ?? [], as: UTF8.self)
+        #expect(bench.terminationStatus == 0, "\(said)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(readFile(output.appending("latest.json"))))
+                as? [String: Any])
+        #expect(json["files"] as? Int == 200)
+        let photofiler = try #require(json["photofiler"] as? [String: Any])
+        #expect((photofiler["filesPerSecond"] as? Double ?? 0) > 0)
+        let markdown = String(decoding: try readFile(output.appending("latest.md")), as: UTF8.self)
+        #expect(markdown.contains("| burst of 200 files, files/s |"))
+        let svg = String(decoding: try readFile(output.appending("latency.svg")), as: UTF8.self)
+        #expect(svg.hasPrefix("<svg") && svg.contains("<rect"))
+    }
+}
