@@ -33,24 +33,8 @@ public final class Filer {
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
-        let source = LibraryLayout.absolute(request.source)
-        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
-
-        let fd: FileDescriptor
-        do {
-            fd = try Sys.openForReading(source)
-        } catch {
-            switch error.errno {
-            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
-            case .noSuchFile: throw .vanished(path: source)
-            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
-            default: throw FilingError.from(error, library: layout, source: source)
-            }
-        }
+        let (source, fd, before) = try openSource(request)
         defer { fd.close() }
-        let before = try systemCall(source) { () throws(SystemError) in try fd.status() }
-        guard before.isRegularFile else { throw .notRegularFile(path: source, kind: before.kind) }
-        if before.size == 0 { throw .media(.empty(path: source)) }
 
         if request.mode == .keep {
             let seen = try catalogCall {
@@ -61,12 +45,7 @@ public final class Filer {
             if seen { return FilingResult(outcome: .alreadySeen, asset: nil, album: nil) }
         }
 
-        let info: MediaInfo
-        do {
-            info = try media.read(fd, path: source, size: before.size)
-        } catch {
-            throw .media(error)
-        }
+        let info = try readMedia(fd, source: source, size: before.size)
 
         // A copy is needed when the source stays (keep) or cannot be linked (other
         // file system). It is made while hashing, so the file is read once.
@@ -88,12 +67,7 @@ public final class Filer {
             hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
         }
 
-        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
-        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
-            || hashed.size != before.size
-        {
-            throw .changedWhileFiling(path: source)
-        }
+        try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
         let album = try request.album.map { (name) throws(FilingError) in try albums.album(named: name, now: now()) }
 
         let existing = try catalogCall { () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }
@@ -155,19 +129,31 @@ public final class Filer {
     private func placeInRoll(_ bytes: BytePath, name: BytePath, created: CaptureDate, source: BytePath)
         throws(FilingError) -> BytePath
     {
+        var folders = FolderSyncer()
+        let rollPath = try linkIntoRoll(bytes, name: name, created: created, source: source, folders: &folders)
+        if let failure = folders.syncAll() { throw FilingError.from(failure, library: layout, source: source) }
+        return rollPath
+    }
+
+    /// Links `bytes` into `Roll/YYYY/MM/` under the original name or a free variant.
+    /// A new month folder and its parents are synced at once; the month folder itself
+    /// is left to `folders`, so that a group of files syncs it once.
+    func linkIntoRoll(
+        _ bytes: BytePath, name: BytePath, created: CaptureDate, source: BytePath, folders: inout FolderSyncer
+    ) throws(FilingError) -> BytePath {
         let folder = layout.rollFolder(for: created)
         let absoluteFolder = layout.absolute(folder)
-        return try systemCall(source) { () throws(SystemError) -> BytePath in
+        let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
             if try Sys.makeDirectories(absoluteFolder) {
                 try Sys.syncDirectory(absoluteFolder.parent)
                 try Sys.syncDirectory(absoluteFolder.parent.parent)
             }
-            let placed = try NameAllocator.allocate(preferred: name) { (candidate) throws(SystemError) in
+            return try NameAllocator.allocate(preferred: name) { (candidate) throws(SystemError) in
                 try Sys.link(bytes, to: absoluteFolder.appending(candidate))
             }
-            try Sys.syncDirectory(absoluteFolder)
-            return folder.appending(placed)
         }
+        folders.touch(absoluteFolder)
+        return folder.appending(placed)
     }
 
     /// Writes the new asset's row and membership in one transaction, after its album link.
@@ -175,22 +161,32 @@ public final class Filer {
         _ asset: AssetRecord, album: AlbumRecord?, request: FilingRequest, source: BytePath, stat: FileStatus
     ) throws(FilingError) -> FilingResult {
         var asset = asset
-        let entry = try album.map { (album) throws(FilingError) -> BytePath in
-            try linkAndSync(asset.rollPath, into: album, kind: request.link, source: source)
-        }
-        try catalogCall { () throws(CatalogError) in
-            try catalog.transactionTyped {
-                () throws(CatalogError) in
-                asset.id = try catalog.insertAsset(asset)
-                if let album, let entry {
-                    try catalog.addMembership(asset: asset.id, album: album.id, entryName: entry, at: asset.addedAt)
-                }
-                if request.mode == .keep {
-                    try catalog.recordSource(
-                        path: source, size: stat.size, modificationNanoseconds: stat.modificationNanoseconds,
-                        asset: asset.id)
+        var entry: BytePath?
+        do throws(FilingError) {
+            entry = try album.map { (album) throws(FilingError) -> BytePath in
+                try linkAndSync(asset.rollPath, into: album, kind: request.link, source: source)
+            }
+            try catalogCall { () throws(CatalogError) in
+                try catalog.transactionTyped {
+                    () throws(CatalogError) in
+                    asset.id = try catalog.insertAsset(asset)
+                    if let album, let entry {
+                        try catalog.addMembership(
+                            asset: asset.id, album: album.id, entryName: entry, at: asset.addedAt)
+                    }
+                    if request.mode == .keep {
+                        try catalog.recordSource(
+                            path: source, size: stat.size, modificationNanoseconds: stat.modificationNanoseconds,
+                            asset: asset.id)
+                    }
                 }
             }
+        } catch {
+            // Not recorded: take the links back (the source is still where it was), so a
+            // failed filing leaves nothing behind; a crash here is mended by the reconcile.
+            if let album, let entry { try? albums.unlinkEntry(entry, in: album) }
+            try? Sys.unlinkIfPresent(layout.absolute(asset.rollPath))
+            throw error
         }
         return FilingResult(outcome: .filed, asset: asset, album: album)
     }
@@ -229,6 +225,58 @@ public final class Filer {
         if let oldTrash { try? Sys.unlink(layout.absolute(oldTrash)) }
         let refreshed = try catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) } ?? asset
         return FilingResult(outcome: .restored, asset: refreshed, album: album)
+    }
+
+    // MARK: Steps shared with `file(batch:)`
+
+    /// Opens the source without following a final symbolic link or blocking on a
+    /// FIFO, and checks on the open descriptor that it is a non-empty regular file.
+    /// The caller closes the descriptor.
+    func openSource(_ request: FilingRequest) throws(FilingError) -> (
+        source: BytePath, fd: FileDescriptor, status: FileStatus
+    ) {
+        let source = LibraryLayout.absolute(request.source)
+        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
+        let fd: FileDescriptor
+        do {
+            fd = try Sys.openForReading(source)
+        } catch {
+            switch error.errno {
+            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
+            case .noSuchFile: throw .vanished(path: source)
+            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
+            default: throw FilingError.from(error, library: layout, source: source)
+            }
+        }
+        do throws(FilingError) {
+            let status = try systemCall(source) { () throws(SystemError) in try fd.status() }
+            guard status.isRegularFile else { throw FilingError.notRegularFile(path: source, kind: status.kind) }
+            if status.size == 0 { throw FilingError.media(.empty(path: source)) }
+            return (source, fd, status)
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+
+    func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError) -> MediaInfo {
+        do {
+            return try media.read(fd, path: source, size: size)
+        } catch {
+            throw .media(error)
+        }
+    }
+
+    /// A writer that still has the file makes its size or mtime move while it is read.
+    func checkUnchanged(_ fd: FileDescriptor, source: BytePath, before: FileStatus, bytesRead: Int64)
+        throws(FilingError)
+    {
+        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
+        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
+            || bytesRead != before.size
+        {
+            throw .changedWhileFiling(path: source)
+        }
     }
 
     // MARK: Helpers

@@ -78,38 +78,13 @@ extension Filer {
     /// the request must take the one-file path instead.
     private func inspect(_ request: FilingRequest, index: Int) throws(FilingError) -> Inspected? {
         guard request.mode == .move else { return nil }
-        let source = LibraryLayout.absolute(request.source)
-        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
-        let fd: FileDescriptor
-        do {
-            fd = try Sys.openForReading(source)
-        } catch {
-            switch error.errno {
-            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
-            case .noSuchFile: throw .vanished(path: source)
-            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
-            default: throw FilingError.from(error, library: layout, source: source)
-            }
-        }
+        let (source, fd, before) = try openSource(request)
         var keep = false
         defer { if !keep { fd.close() } }
-        let before = try systemCall(source) { () throws(SystemError) in try fd.status() }
-        guard before.isRegularFile else { throw .notRegularFile(path: source, kind: before.kind) }
-        if before.size == 0 { throw .media(.empty(path: source)) }
         guard before.device == libraryDevice else { return nil }
-        let info: MediaInfo
-        do {
-            info = try media.read(fd, path: source, size: before.size)
-        } catch {
-            throw .media(error)
-        }
+        let info = try readMedia(fd, source: source, size: before.size)
         let hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
-        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
-        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
-            || hashed.size != before.size
-        {
-            throw .changedWhileFiling(path: source)
-        }
+        try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
         if try catalogCall({ () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }) != nil {
             return nil  // a duplicate or a restore: the one-file path knows those
         }
@@ -133,7 +108,9 @@ extension Filer {
                 let created = CaptureDates.resolve(
                     embedded: item.info.embeddedDate, fileName: item.source.lastComponent,
                     modificationSeconds: item.status.modificationNanoseconds / 1_000_000_000)
-                let rollPath = try link(item, created: created, folders: &folders)
+                let rollPath = try linkIntoRoll(
+                    item.source, name: item.source.lastComponent, created: created, source: item.source,
+                    folders: &folders)
                 group[position].rollPath = rollPath
                 if let album = item.album {
                     do throws(FilingError) {
@@ -200,28 +177,6 @@ extension Filer {
                     "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
                 )
             }
-        }
-    }
-
-    /// Links the file into `Roll/YYYY/MM/` under a free name (the folder made and its
-    /// parents synced when new); the folder is synced later, once for the group.
-    private func link(_ item: Inspected, created: CaptureDate, folders: inout FolderSyncer)
-        throws(FilingError)
-        -> BytePath
-    {
-        let folder = layout.rollFolder(for: created)
-        let absoluteFolder = layout.absolute(folder)
-        return try systemCall(item.source) { () throws(SystemError) -> BytePath in
-            if try Sys.makeDirectories(absoluteFolder) {
-                try Sys.syncDirectory(absoluteFolder.parent)
-                try Sys.syncDirectory(absoluteFolder.parent.parent)
-            }
-            let placed = try NameAllocator.allocate(preferred: item.source.lastComponent) {
-                (candidate) throws(SystemError) in
-                try Sys.link(item.source, to: absoluteFolder.appending(candidate))
-            }
-            folders.touch(absoluteFolder)
-            return folder.appending(placed)
         }
     }
 
