@@ -29,14 +29,8 @@ public final class PhotoLibrary {
         }
         // exiv2 and libvips report through GLib logging; their chatter is debug detail.
         MediaLibraryLog.setSink { @Sendable message in log.debug(message) }
-        let media: MediaReader
         do {
-            media = try MediaReader()
-        } catch {
-            throw .media(error)
-        }
-        do {
-            filer = try Filer(layout: layout, catalog: catalog, media: media, log: log)
+            filer = try Filer(layout: layout, catalog: catalog, log: log)
         } catch {
             throw .cannotCreate(path: layout.root, reason: error.errno)
         }

@@ -14,7 +14,9 @@ import Foundation
 public final class Filer {
     public let layout: LibraryLayout
     public let catalog: Catalog
-    let media: MediaReader
+    /// Opened on first use: commands that only read the catalog (`list`, `albums`)
+    /// never pay for loading libmagic's database, libvips and exiv2.
+    private var mediaReader: MediaReader?
     let albums: AlbumLinker
     let log: Logger
     let copier = ContentCopier()
@@ -23,10 +25,10 @@ public final class Filer {
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
 
-    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader, log: Logger) throws(SystemError) {
+    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader? = nil, log: Logger) throws(SystemError) {
         self.layout = layout
         self.catalog = catalog
-        self.media = media
+        self.mediaReader = media
         self.log = log
         self.albums = AlbumLinker(layout: layout, catalog: catalog, log: log)
         self.libraryDevice = try Sys.status(layout.root, followLinks: true).device
@@ -261,10 +263,18 @@ public final class Filer {
 
     func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError) -> MediaInfo {
         do {
-            return try media.read(fd, path: source, size: size)
+            return try media().read(fd, path: source, size: size)
         } catch {
             throw .media(error)
         }
+    }
+
+    /// The media reader, opened on first use.
+    func media() throws(MediaError) -> MediaReader {
+        if let mediaReader { return mediaReader }
+        let reader = try MediaReader()
+        mediaReader = reader
+        return reader
     }
 
     /// A writer that still has the file makes its size or mtime move while it is read.
