@@ -204,8 +204,11 @@ public final class Daemon: @unchecked Sendable {
                     continue
                 }
                 // A hard link arrives with its content: no close-after-write follows.
+                // Its link count cannot tell it apart, since the original may be
+                // gone by now (`ln a inbox/; rm a`): any new file with content is
+                // a candidate. A writer's `modified`, handled first, keeps it unarmed.
                 if inboxRoot(for: path) != nil, !TemporaryName.matches(path),
-                    let status = try? Sys.status(path), status.isRegularFile, status.size > 0, status.linkCount > 1
+                    let status = try? Sys.status(path), status.isRegularFile, status.size > 0
                 {
                     found.append(path)
                 }
