@@ -168,6 +168,14 @@ public final class Daemon: @unchecked Sendable {
             switch event {
             case .overflow:
                 log.warning("The inotify event queue overflowed; rescanning the inboxes and the library so nothing is missed.")
+                // In order: the events read before the overflow, then the overflow
+                // (the debouncer forgets its writers, whose closes may be lost),
+                // then the rescan arms every file. Applied after the rescan, a
+                // write read just before the overflow would disarm its file for good.
+                debounce.apply(inboxEvents + [event])
+                debounce.found(found)
+                inboxEvents = []
+                found = []
                 rescanInboxes(reason: "overflow")
                 scheduleReconcile()
             case .failed(let error):
