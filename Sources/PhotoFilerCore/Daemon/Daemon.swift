@@ -197,6 +197,12 @@ public final class Daemon: @unchecked Sendable {
                     missingInboxes.insert(path)
                     watchParentForReappearance(path)
                     log.warning("The inbox '\(path.display)' was removed; it is watched again when it reappears.")
+                    // Made again before the parent's watch existed (`rm -rf inbox;
+                    // mkdir inbox`): no event will say so, so look now.
+                    if (try? Sys.statusIfExists(path)) ?? nil != nil {
+                        _ = watchInbox(path)
+                        log.info("The inbox '\(path.display)' is back; watching it again.")
+                    }
                 }
             case .removed(let path), .movedOut(let path):
                 if path.isWithin(layout.root) {
