@@ -314,6 +314,11 @@ public final class Daemon: @unchecked Sendable {
         switch error {
         case .vanished:
             return
+        case .media(.empty):
+            // A placeholder (a browser's, an app's) is expected, not an error:
+            // its content, when it comes, brings a close or a rename.
+            log.debug(error.description)
+            return
         case .changedWhileFiling:
             debounce.found([path])
             return
