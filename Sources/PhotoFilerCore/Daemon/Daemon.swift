@@ -169,6 +169,14 @@ public final class Daemon: @unchecked Sendable {
             switch event {
             case .overflow:
                 log.warning("The inotify event queue overflowed; rescanning the inboxes and the library so nothing is missed.")
+                // In order: the events read before the overflow, then the overflow
+                // (the debouncer forgets its writers, whose closes may be lost),
+                // then the rescan arms every file. Applied after the rescan, a
+                // write read just before the overflow would disarm its file for good.
+                debounce.apply(inboxEvents + [event])
+                debounce.found(found)
+                inboxEvents = []
+                found = []
                 rescanInboxes(reason: "overflow")
                 scheduleReconcile()
             case .failed(let error):
@@ -190,6 +198,12 @@ public final class Daemon: @unchecked Sendable {
                     missingInboxes.insert(path)
                     watchParentForReappearance(path)
                     log.warning("The inbox '\(path.display)' was removed; it is watched again when it reappears.")
+                    // Made again before the parent's watch existed (`rm -rf inbox;
+                    // mkdir inbox`): no event will say so, so look now.
+                    if (try? Sys.statusIfExists(path)) ?? nil != nil {
+                        _ = watchInbox(path)
+                        log.info("The inbox '\(path.display)' is back; watching it again.")
+                    }
                 }
             case .removed(let path), .movedOut(let path):
                 if path.isWithin(layout.root) {
@@ -205,8 +219,11 @@ public final class Daemon: @unchecked Sendable {
                     continue
                 }
                 // A hard link arrives with its content: no close-after-write follows.
+                // Its link count cannot tell it apart, since the original may be
+                // gone by now (`ln a inbox/; rm a`): any new file with content is
+                // a candidate. A writer's `modified`, handled first, keeps it unarmed.
                 if inboxRoot(for: path) != nil, !TemporaryName.matches(path),
-                    let status = try? Sys.status(path), status.isRegularFile, status.size > 0, status.linkCount > 1
+                    let status = try? Sys.status(path), status.isRegularFile, status.size > 0
                 {
                     found.append(path)
                 }
@@ -309,6 +326,11 @@ public final class Daemon: @unchecked Sendable {
     private func handleFailure(_ error: FilingError, path: BytePath) {
         switch error {
         case .vanished:
+            return
+        case .media(.empty):
+            // A placeholder (a browser's, an app's) is expected, not an error:
+            // its content, when it comes, brings a close or a rename.
+            log.debug(error.description)
             return
         case .changedWhileFiling:
             debounce.found([path])

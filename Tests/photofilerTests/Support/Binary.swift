@@ -136,7 +136,8 @@ final class Spawned {
     /// Waits up to `timeout` seconds; nil when still running.
     func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // Looks at least once, so `wait(timeout: 0)` tells whether it has ended.
+        repeat {
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -145,8 +146,8 @@ final class Spawned {
                 exitStatus = code
                 return code
             }
-            usleep(5_000)
-        }
+            if timeout > 0 { usleep(5_000) }
+        } while Date() < deadline
         return nil
     }
 

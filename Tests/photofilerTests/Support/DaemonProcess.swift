@@ -10,9 +10,9 @@ final class DaemonProcess {
     let process: Spawned
     let library: BytePath
     private let socketFolder: TemporaryFolder
-    private let socket: Int32
+    private let reader: NotifyReader
     /// Every notify message received so far ("READY=1", "STATUS=…").
-    private(set) var messages: [String] = []
+    var messages: [String] { reader.messages }
 
     /// Starts `photofiler watch --library LIBRARY ARGS…` and waits for READY=1.
     init(
@@ -23,7 +23,6 @@ final class DaemonProcess {
         socketFolder = try TemporaryFolder()
         let socketPath = socketFolder.file("notify.sock")
         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        self.socket = socket
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = socketPath.bytes
@@ -35,7 +34,11 @@ final class DaemonProcess {
                 bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0 else { throw SystemError(Errno(rawValue: errno), call: "bind", path: socketPath) }
+        guard bound == 0 else {
+            close(socket)
+            throw SystemError(Errno(rawValue: errno), call: "bind", path: socketPath)
+        }
+        reader = NotifyReader(socket: socket)
         var env = environment
         env["NOTIFY_SOCKET"] = socketPath.display
         process = try Spawned(
@@ -49,7 +52,7 @@ final class DaemonProcess {
     }
 
     deinit {
-        close(socket)
+        reader.stop()
     }
 
     enum DaemonFailure: Error, CustomStringConvertible {
@@ -66,22 +69,19 @@ final class DaemonProcess {
 
     /// Waits for a notify message that satisfies `matches`.
     func waitForMessage(timeout: Double, _ matches: (String) -> Bool) -> Bool {
-        if messages.contains(where: matches) { return true }
+        waitForMessages(timeout: timeout) { $0.contains(where: matches) }
+    }
+
+    /// Waits until every notify message received so far satisfies `condition`
+    /// taken together (say, a second READY=1 after a RELOADING=1).
+    func waitForMessages(timeout: Double, _ condition: ([String]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while Date() < deadline {
-            if process.wait(timeout: 0) != nil { return messages.contains(where: matches) }
-            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 50) > 0 {
-                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                if count > 0 {
-                    let text = String(decoding: buffer[..<count], as: UTF8.self)
-                    messages.append(contentsOf: text.split(separator: "\n").map(String.init))
-                    if messages.contains(where: matches) { return true }
-                }
-            }
+            if condition(messages) { return true }
+            if process.wait(timeout: 0) != nil { break }
+            usleep(10_000)
         }
-        return messages.contains(where: matches)
+        return condition(messages)
     }
 
     /// SIGTERM, then waits for the exit; the exit status (nil if it did not exit in time).
@@ -89,5 +89,41 @@ final class DaemonProcess {
     func terminate(timeout: Double = 10) -> Int32? {
         process.signal(SIGTERM)
         return process.wait(timeout: timeout)
+    }
+}
+
+/// Reads the notify socket on a thread of its own for the daemon's whole life,
+/// as systemd does. A daemon whose messages nobody reads blocks in `sd_notify`
+/// once the socket's queue is full (`net.unix.max_dgram_qlen`, 10 datagrams),
+/// and it sends a STATUS after each burst it files.
+///
+/// `@unchecked Sendable`: `received` and `stopped` are only touched under `lock`;
+/// the socket is read, and closed, only by the reading thread.
+private final class NotifyReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [String] = []
+    private var stopped = false
+
+    init(socket: Int32) {
+        let thread = Thread { [self] in run(socket) }
+        thread.start()
+    }
+
+    var messages: [String] { lock.withLock { received } }
+
+    /// The thread closes the socket and ends within one poll interval.
+    func stop() { lock.withLock { stopped = true } }
+
+    private func run(_ socket: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !lock.withLock({ stopped }) {
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { continue }
+            let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+            lock.withLock { received.append(contentsOf: lines) }
+        }
+        close(socket)
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import PhotoFilerCore
+import TestSupport
+import Testing
+
+/// `photofiler watch` as a service: one per library, SIGHUP re-reads the
+/// config file, and a library inside an inbox is never refiled.
+@Suite struct DaemonLifecycleTests {
+    @Test func aSecondDaemonOnTheSameLibraryExits1NamingTheFirst() throws {
+        let scene = try DaemonScene()
+        let first = try scene.start(["--settle", "50"])
+        let second = try Spawned(
+            arguments: [
+                "watch", "--library", scene.library.display, "--inbox",
+                "Other=\(scene.inbox("Other").display)",
+            ]
+            .map { BytePath($0) }, environment: [:])
+        #expect(second.wait(timeout: 20) == 1, "\(second.stderrText())")
+        #expect(second.stderrText().contains("pid \(first.pid)"), "\(second.stderrText())")
+        // The first one goes on filing.
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "first"), as: "a.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1), "\(first.log)")
+        #expect(first.terminate() == 0)
+    }
+
+    /// SIGHUP after an inbox is added to the config file: the new inbox is
+    /// watched. A bad file on SIGHUP is logged and the running configuration
+    /// stays, both inboxes still filing.
+    @Test func sighupReReadsTheConfigFile() throws {
+        let scene = try DaemonScene()
+        let config = scene.folder.file("photofiler.conf")
+        let qq = scene.inbox("QQ")
+        let weibo = scene.inbox("Weibo")
+        try scene.folder.write("[library]\nsettle = 50\n\n[inbox QQ]\npath = \(qq.display)\n", to: config)
+        let daemon = try scene.start(["--config", config.display], inboxes: [])
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "hup"), as: "q0.jpg", into: qq)
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+
+        try scene.folder.write(
+            "[library]\nsettle = 50\n\n[inbox QQ]\npath = \(qq.display)\n\n[inbox Weibo]\npath = \(weibo.display)\n",
+            to: config)
+        daemon.process.signal(SIGHUP)
+        // systemd's reload protocol: RELOADING=1, then READY=1 again.
+        #expect(
+            daemon.waitForMessages(timeout: 20) { $0.filter { $0 == "READY=1" }.count >= 2 }, "\(daemon.log)")
+        #expect(daemon.messages.contains("RELOADING=1"))
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "hup"), as: "w1.jpg", into: weibo)
+        #expect(scene.waitForAlbum("Weibo", count: 1), "\(daemon.log)")
+
+        try scene.folder.write("[library]\nsettle = fast\n\n[inbox QQ]\npath = \(qq.display)\n", to: config)
+        daemon.process.signal(SIGHUP)
+        #expect(
+            daemon.waitForMessages(timeout: 20) { $0.filter { $0 == "READY=1" }.count >= 3 }, "\(daemon.log)")
+        let refusal = daemon.logLines(containing: "The configuration was not reloaded")
+        #expect(refusal.count == 1, "\(daemon.log)")
+        #expect(refusal.first?.contains(config.display) == true, "the message names the file: \(refusal)")
+        #expect(
+            refusal.first?.lowercased().contains("line 2") == true, "the message names the line: \(refusal)")
+        try scene.dropByRename(Pictures.uniqueJPEG(2, tag: "hup"), as: "q2.jpg", into: qq)
+        try scene.dropByRename(Pictures.uniqueJPEG(3, tag: "hup"), as: "w3.jpg", into: weibo)
+        #expect(scene.waitForAlbum("QQ", count: 2), "\(daemon.log)")
+        #expect(scene.waitForAlbum("Weibo", count: 2), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// `--library INBOX/Library`: the library's own files (Roll, albums, its
+    /// temporary folder, the catalog) are never taken for inbox content.
+    @Test func aLibraryInsideAnInboxIsNeverRefiled() throws {
+        let scene = try DaemonScene(library: "inboxes/QQ/Library")
+        let inbox = scene.inbox()
+        let daemon = try scene.start(["--settle", "50"])
+        var hashes: Set<String> = []
+        for index in 0..<5 {
+            let picture = Pictures.uniqueJPEG(index, tag: "nested")
+            hashes.insert(Pictures.sha256(picture))
+            try scene.dropByRename(picture, as: "n\(index).jpg", into: inbox)
+        }
+        #expect(scene.waitForAlbum(count: 5), "\(daemon.log)")
+        // A file put into the library by hand is not inbox content either.
+        try writeFile(scene.library.appending("by-hand.jpg"), Pictures.uniqueJPEG(99, tag: "nested"))
+        try scene.dropByRename(Pictures.uniqueJPEG(5, tag: "nested"), as: "sentinel.jpg", into: inbox)
+        hashes.insert(Pictures.sha256(Pictures.uniqueJPEG(5, tag: "nested")))
+        #expect(scene.waitForAlbum(count: 6), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+
+        // And a restart's catch-up scan does not take it for inbox content.
+        let again = try scene.start(["--settle", "50"])
+        #expect(
+            again.logLines(containing: "Ready:").first?.contains("0 file(s) found at start-up") == true,
+            "\(again.log)")
+        #expect(again.terminate() == 0)
+        try scene.contents.expectFiledOnce(hashes, album: "QQ")
+        let outsideLibrary = LibraryContents.files(below: inbox).filter { !$0.isWithin(scene.library) }
+        #expect(outsideLibrary.isEmpty)
+        #expect((try? Sys.status(scene.library.appending("by-hand.jpg"))) != nil, "left where it was put")
+        #expect(daemon.logLines(containing: "Filed '\(scene.library.display)").isEmpty, "\(daemon.log)")
+        #expect(daemon.logLines(containing: "Filed '").count == 6, "\(daemon.log)")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import PhotoFilerCore
+import TestSupport
+
+/// One daemon test's world in a fresh temporary folder: inboxes under
+/// `inboxes/`, a `staging/` folder on the same file system (for `mv` and hard
+/// links from outside the inbox), and a library.
+final class DaemonScene {
+    let folder: TemporaryFolder
+    let library: BytePath
+    let staging: BytePath
+    var contents: LibraryContents { LibraryContents(library: library) }
+
+    init(library: String = "library") throws {
+        folder = try TemporaryFolder()
+        self.library = folder.path.appending(library)
+        staging = folder.file("staging")
+        try Sys.makeDirectories(staging)
+    }
+
+    func inbox(_ name: String = "QQ") -> BytePath { folder.file("inboxes").appending(name) }
+
+    /// Starts `photofiler watch` with one `--inbox NAME=DIR` per name (the inbox
+    /// folders are made by the daemon) and waits for READY=1.
+    func start(_ arguments: [String] = [], inboxes: [String] = ["QQ"], waitForReady: Bool = true) throws
+        -> DaemonProcess
+    {
+        let inboxArguments = inboxes.flatMap { ["--inbox", "\($0)=\(inbox($0).display)"] }
+        return try DaemonProcess(
+            library: library, arguments: inboxArguments + arguments, waitForReady: waitForReady)
+    }
+
+    /// Writes `bytes` in `staging/` and renames the file into `folder` as `name`
+    /// (one `IN_MOVED_TO`, the file complete from the start).
+    func dropByRename(_ bytes: [UInt8], as name: String, into folder: BytePath) throws {
+        let staged = staging.appending("staged-\(name)")
+        try writeFile(staged, bytes)
+        try Sys.rename(staged, to: folder.appending(name))
+    }
+
+    /// Waits until the album has `count` entries; the daemon's log in the failure message.
+    func waitForAlbum(_ album: String = "QQ", count: Int, timeout: Double = 30) -> Bool {
+        waitUntil(timeout: timeout) { contents.albumEntries(album).count >= count }
+    }
+}
+
+extension DaemonProcess {
+    var pid: pid_t { process.pid }
+
+    /// How many READY=1 the daemon has sent (one at start, one after each reload).
+    var readyCount: Int { messages.filter { $0 == "READY=1" }.count }
+
+    /// Waits until the daemon's log contains `text`.
+    func waitForLog(_ text: String, timeout: Double = 20) -> Bool {
+        waitUntil(timeout: timeout) { log.contains(text) }
+    }
+
+    /// Lines of the log that contain `text`.
+    func logLines(containing text: String) -> [Substring] {
+        log.split(separator: "\n").filter { $0.contains(text) }
+    }
+}
+
+/// Opens `path` for writing at its end (creating it when missing), writes, and
+/// leaves it open: the caller closes. For writers that pause mid-file.
+final class OpenWriter {
+    let fd: FileDescriptor
+    init(_ path: BytePath) throws {
+        fd = try Sys.open(path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o644)
+    }
+    func write(_ bytes: ArraySlice<UInt8>) throws { try bytes.withUnsafeBytes { try fd.writeAll($0) } }
+    func close() { fd.close() }
+}
+
+/// Appends `bytes` to `path` in one open-write-close (creating it when missing).
+func appendFile(_ path: BytePath, _ bytes: ArraySlice<UInt8>) throws {
+    let writer = try OpenWriter(path)
+    defer { writer.close() }
+    try writer.write(bytes)
+}
