@@ -48,6 +48,8 @@ public final class Daemon: @unchecked Sendable {
     private var reported: Set<String> = []
     private var stopping = false
     private var filedCount = 0
+    /// Set while a large start-up backlog is being filed.
+    private var progress: BacklogProgress?
     private var lastError: String?
     private let lock: DaemonLock
 
@@ -115,6 +117,10 @@ public final class Daemon: @unchecked Sendable {
         log.info(
             "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued.")
         notifier.ready(status: statusLine())
+        if found >= BacklogProgress.threshold {
+            // A line a second on a terminal; in a journal, one every ten seconds.
+            progress = BacklogProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
+        }
     }
 
     /// Watches one inbox (creating its folder when missing) and queues what it holds.
@@ -281,6 +287,10 @@ public final class Daemon: @unchecked Sendable {
         if !group.isEmpty {
             let results = library.filer.file(batch: group.map(\.request))
             for (item, result) in zip(group, results) { report(result, path: item.path, album: item.request.album) }
+        }
+        if var backlog = progress {
+            if let line = backlog.advance(by: group.count, now: Self.seconds()) { log.info(line) }
+            progress = backlog.isComplete ? nil : backlog
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }
         if work.isEmpty { notifier.status(statusLine()) }
@@ -503,6 +513,9 @@ public final class Daemon: @unchecked Sendable {
         timer.activate()
         timers.append(timer)
     }
+
+    /// Monotonic seconds, for progress rates.
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     private func statusLine() -> String {
         var text = "\(filedCount) filed, \(work.count + debounce.pendingCount) pending"
