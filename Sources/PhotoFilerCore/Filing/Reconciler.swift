@@ -15,7 +15,7 @@ public struct Reconciler {
     public func differences(verifyHashes: Bool) throws(FilingError) -> [Difference] {
         var result: [Difference] = []
         let disk = try rollFiles()
-        let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets() }
+        let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
         var recorded = Set<BytePath>()
         for asset in assets where !asset.isDeleted {
             recorded.insert(asset.rollPath)
@@ -53,7 +53,7 @@ public struct Reconciler {
         if adopted > 0 {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
-            let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets() }
+            let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
             let fresh = try albumDifferences(assets: assets, disk: try rollFiles(), verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }
@@ -117,13 +117,13 @@ public struct Reconciler {
             } catch {
                 throw FilingError.from(error, library: layout, source: layout.absolute(folder))
             }
+            // Each entry is looked up relative to its folder's descriptor: no walk of
+            // the whole path per file (100,000 roll files at start-up).
+            guard let directory = try? Sys.openDirectory(layout.absolute(folder)) else { continue }
+            defer { directory.close() }
             for entry in entries {
                 let relative = folder.appending(entry.name)
-                guard
-                    let status = try filer.systemCall(layout.absolute(relative), {
-                        () throws(SystemError) in try Sys.statusIfExists(layout.absolute(relative))
-                    })
-                else { continue }
+                guard let status = try? Sys.statusIfExists(entry.name, in: directory) else { continue }
                 if status.isDirectory {
                     pending.append(relative)
                 } else if status.isRegularFile {
@@ -134,7 +134,7 @@ public struct Reconciler {
         return files
     }
 
-    private func albumDifferences(assets: [AssetRecord], disk: [BytePath: FileStatus], verifyTargets: Bool)
+    private func albumDifferences(assets: [AssetFootprint], disk: [BytePath: FileStatus], verifyTargets: Bool)
         throws(FilingError) -> [Difference]
     {
         var result: [Difference] = []
