@@ -74,7 +74,13 @@ public final class Daemon: @unchecked Sendable {
                 exit(1)
             }
         }
-        dispatchMain()
+        // Not dispatchMain(): on Linux it parks the main thread in sigsuspend() with an
+        // empty mask, so a SIGTERM that lands before Dispatch has installed its own
+        // handler (right after READY=1) kills the process with the default action.
+        // Park with the daemon's signals still blocked; the queues do the work.
+        var blocked = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &blocked)
+        while true { sigsuspend(&blocked) }
     }
 
     // MARK: Start-up
