@@ -43,9 +43,22 @@ public struct Reconciler {
         let lifecycle = AssetLifecycle(filer: filer)
         var mended = 0
         // Files without rows first: one may be a live asset's file moved within the Roll.
+        var adopted = 0
         for difference in differences {
             guard case .rollFileWithoutRow(let rollPath) = difference else { continue }
-            if try adopt(rollPath) { mended += 1 }
+            if try adopt(rollPath) { adopted += 1 }
+        }
+        mended += adopted
+        var differences = differences
+        if adopted > 0 {
+            // An album entry of a roll file without a row looked stray until now; with the
+            // row adopted it is a link without a membership (a crash between the album
+            // link and the catalog commit leaves exactly that), so look again.
+            let fresh = try self.differences(verifyHashes: false)
+            differences += fresh.filter {
+                if case .linkWithoutMembership = $0 { return !differences.contains($0) }
+                return false
+            }
         }
         for difference in differences {
             switch difference {
