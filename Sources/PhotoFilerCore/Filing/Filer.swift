@@ -124,7 +124,15 @@ public final class Filer {
                 let asset = AssetRecord(
                     id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created, addedAt: now(),
                     size: hashed.size, originalName: source.lastComponent, sourceInbox: request.origin)
-                result = try record(asset, album: album, request: request, source: source, stat: before)
+                do {
+                    result = try record(asset, album: album, request: request, source: source, stat: before)
+                } catch {
+                    // The source still holds the bytes: take the new roll file back
+                    // rather than leave a roll file without a row (a read-only album
+                    // folder, a full catalog disk); the next try starts clean.
+                    removeUnrecorded(rollPath)
+                    throw error
+                }
             }
         }
         if request.mode == .keep, result.outcome != .filed {
@@ -178,6 +186,15 @@ public final class Filer {
         let entry = try album.map { (album) throws(FilingError) -> BytePath in
             try linkAndSync(asset.rollPath, into: album, kind: request.link, source: source)
         }
+        var committed = false
+        defer {
+            // Not recorded (the commit failed): the album entry goes too.
+            if !committed, let album, let entry {
+                let folder = layout.albumFolder(album)
+                try? Sys.unlink(folder.appending(entry))
+                try? Sys.syncDirectory(folder)
+            }
+        }
         try catalogCall { () throws(CatalogError) in
             try catalog.transactionTyped {
                 () throws(CatalogError) in
@@ -192,6 +209,7 @@ public final class Filer {
                 }
             }
         }
+        committed = true
         return FilingResult(outcome: .filed, asset: asset, album: album)
     }
 
@@ -232,6 +250,13 @@ public final class Filer {
     }
 
     // MARK: Helpers
+
+    /// Removes a roll file placed for an asset whose recording then failed.
+    private func removeUnrecorded(_ rollPath: BytePath) {
+        let path = layout.absolute(rollPath)
+        try? Sys.unlink(path)
+        try? Sys.syncDirectory(path.parent)
+    }
 
     func linkAndSync(_ rollPath: BytePath, into album: AlbumRecord, kind: LinkKind, source: BytePath)
         throws(FilingError) -> BytePath
