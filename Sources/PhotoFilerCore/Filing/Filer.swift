@@ -69,8 +69,11 @@ public final class Filer {
         }
 
         // A copy is needed when the source stays (keep) or cannot be linked (other
-        // file system). It is made while hashing, so the file is read once.
-        let needsCopy = request.mode != .move || before.device != libraryDevice
+        // file system; another user's file, which fs.protected_hardlinks refuses to
+        // link and whose owner could still change it). It is made while hashing, so
+        // the file is read once.
+        let ownedByAnother = before.userID != geteuid() && geteuid() != 0
+        let needsCopy = request.mode != .move || before.device != libraryDevice || ownedByAnother
         var temporary: BytePath? = nil
         defer {
             if let temporary { try? Sys.unlink(temporary) }
