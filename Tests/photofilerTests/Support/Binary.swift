@@ -64,7 +64,11 @@ final class Spawned {
     let outputFolder: TemporaryFolder
     private(set) var exitStatus: Int32?
 
-    init(arguments: [BytePath], environment: [String: String], inheritedDescriptors: [Int32] = []) throws {
+    /// `launcher` runs first with the binary as its operand (e.g. `setpriv --reuid=65534 …`).
+    init(
+        arguments: [BytePath], environment: [String: String], inheritedDescriptors: [Int32] = [],
+        launcher: [BytePath] = []
+    ) throws {
         outputFolder = try TemporaryFolder()
         let stdoutPath = outputFolder.file("stdout")
         let stderrPath = outputFolder.file("stderr")
@@ -85,7 +89,7 @@ final class Spawned {
         env["XDG_CONFIG_HOME"] = outputFolder.file("config").display  // no stray user config
         for (key, value) in environment { env[key] = value }
 
-        let argv = [Binary.path] + arguments
+        let argv = launcher + [Binary.path] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { path in
             path.withCString { strdup($0) }
         }
