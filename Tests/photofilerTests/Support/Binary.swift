@@ -127,7 +127,7 @@ final class Spawned {
     /// Waits up to `timeout` seconds; nil when still running.
     func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        repeat {  // at least once: wait(timeout: 0) asks whether it has ended
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -136,8 +136,8 @@ final class Spawned {
                 exitStatus = code
                 return code
             }
-            usleep(5_000)
-        }
+            if timeout > 0 { usleep(5_000) }
+        } while Date() < deadline
         return nil
     }
 
