@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import PhotoFilerCore
-import Testing
 import TestSupport
+import Testing
 
 /// The catalog deleted or damaged while the daemon is stopped: the next start
 /// rebuilds it from the files (as `check --repair` does) and says so (issue 4).
@@ -20,14 +20,17 @@ import TestSupport
         let staging = folder.file("staging")
         let library = folder.file("library")
         for path in [qq, wechat, staging] { try Sys.makeDirectories(path) }
-        let arguments = ["--inbox", "QQ=\(qq.display)", "--inbox", "WeChat=\(wechat.display)", "--settle", "20"]
+        let arguments = [
+            "--inbox", "QQ=\(qq.display)", "--inbox", "WeChat=\(wechat.display)", "--settle", "20",
+        ]
 
         var originals = Set<String>()
         var daemon = try DaemonProcess(library: library, arguments: arguments)
         for n in 0..<20 {
             let bytes = Pictures.unique(n)
             originals.insert(Pictures.hash(bytes))
-            try Pictures.drop(bytes, at: (n % 4 == 0 ? wechat : qq).appending("IMG_\(n).jpg"), staging: staging)
+            try Pictures.drop(
+                bytes, at: (n % 4 == 0 ? wechat : qq).appending("IMG_\(n).jpg"), staging: staging)
         }
         // One content in both albums.
         try Pictures.drop(Pictures.unique(1), at: wechat.appending("again.jpg"), staging: staging)
@@ -56,9 +59,11 @@ import TestSupport
         let after = try Invariants(library: library, inboxes: [qq, wechat], originals: originals).check()
         #expect(after.isClean, "\(after)")
         #expect(after.rollFiles == 20 && after.albumEntries == before.albumEntries, "\(after)")
-        let albums = try #require(try Binary.run("albums", "--library", library.display, "--json").json() as? [[String: Any]])
+        let albums = try #require(
+            try Binary.run("albums", "--library", library.display, "--json").json() as? [[String: Any]])
         let counts = Dictionary(
-            albums.compactMap { album in (album["name"] as? String).map { ($0, album["count"] as? Int ?? -1) } },
+            albums.compactMap { album in (album["name"] as? String).map { ($0, album["count"] as? Int ?? -1) }
+            },
             uniquingKeysWith: { a, _ in a })
         #expect(counts["QQ"] == 15 && counts["WeChat"] == 6, "\(counts)")
         print("CatalogLossTests(\(loss)): \(after)")

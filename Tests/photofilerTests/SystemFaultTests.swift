@@ -1,15 +1,17 @@
 import Foundation
 import Glibc
 import PhotoFilerCore
-import Testing
 import TestSupport
+import Testing
 
 /// Faults of the machine (issue 4): a full disk, another file system, permissions,
 /// inotify limits, inherited descriptors. These mount file systems and change
 /// sysctls, which affects every test running at the same time, so they run in
 /// this one serialized suite, on their own (`make test` runs it after the rest),
 /// and restore what they change in a `defer`. They need root; CI is root.
-@Suite(.serialized, .enabled(if: Machine.isRoot, "needs root: mounts a tmpfs, changes sysctls, runs as another user"))
+@Suite(
+    .serialized,
+    .enabled(if: Machine.isRoot, "needs root: mounts a tmpfs, changes sysctls, runs as another user"))
 struct SystemFaultTests {
     static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 
@@ -57,7 +59,8 @@ struct SystemFaultTests {
         let staging = folder.file("staging")
         try Sys.makeDirectories(inbox)
         try Sys.makeDirectories(staging)
-        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
         defer { daemon.terminate() }
 
         let originals = try Self.drop(16, into: inbox, staging: staging, kilobytes: 200)  // 3.2 MB > 2 MB
@@ -94,7 +97,8 @@ struct SystemFaultTests {
         try Sys.makeDirectories(inbox)
         try Sys.makeDirectories(staging)
         let library = folder.file("library")
-        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
         let originals = try Self.drop(40, into: inbox, staging: staging)
         #expect(waitUntil(timeout: 30) { Self.inboxCount(inbox) == 0 }, "\(daemon.log)")
         #expect(daemon.terminate() == 0)
@@ -124,11 +128,15 @@ struct SystemFaultTests {
         let qqAlbum = library.appending("Albums/QQ")
         for path in [qqAlbum, qq, wechat, staging] { try Sys.makeDirectories(path) }
         #expect(Machine.shell("chown -R 65534:65534 '\(folder.path.display)'").status == 0)
-        #expect(Machine.shell("chown root:root '\(qqAlbum.display)' && chmod 0555 '\(qqAlbum.display)'").status == 0)
+        #expect(
+            Machine.shell("chown root:root '\(qqAlbum.display)' && chmod 0555 '\(qqAlbum.display)'").status
+                == 0)
 
         let daemon = try DaemonProcess(
             library: library,
-            arguments: ["--inbox", "QQ=\(qq.display)", "--inbox", "WeChat=\(wechat.display)", "--settle", "20"],
+            arguments: [
+                "--inbox", "QQ=\(qq.display)", "--inbox", "WeChat=\(wechat.display)", "--settle", "20",
+            ],
             launcher: Self.nobody)
         defer { daemon.terminate() }
 
@@ -206,7 +214,9 @@ struct SystemFaultTests {
         #expect(Machine.writeSysctl(key, "\(Self.watchesInUse() + 8)"))
         let daemon = try DaemonProcess(
             library: library,
-            arguments: ["--inbox", "Small=\(small.display)", "--inbox", "Deep=\(deep.display)", "--settle", "20"])
+            arguments: [
+                "--inbox", "Small=\(small.display)", "--inbox", "Deep=\(deep.display)", "--settle", "20",
+            ])
         Machine.writeSysctl(key, saved)
         defer { daemon.terminate() }
 
@@ -233,7 +243,8 @@ struct SystemFaultTests {
         defer { Machine.writeSysctl(key, saved) }
         #expect(Machine.writeSysctl(key, "64"))
         // The queue size is fixed when the daemon's inotify instance is made.
-        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
         Machine.writeSysctl(key, saved)
         defer { daemon.terminate() }
 
