@@ -33,9 +33,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
+        // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
+        .executableTarget(name: "photofiler-fuzz", dependencies: ["PhotoFilerCore"]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(name: "TestSupport", dependencies: ["PhotoFilerCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"]),
+        .testTarget(
+            name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"],
+            // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
+            exclude: ["Media/FuzzInputs"]),
         // End-to-end: run the built `photofiler` binary against temporary folders.
         .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore", "TestSupport", "photofiler"]),
     ],

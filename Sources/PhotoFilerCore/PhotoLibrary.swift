@@ -25,17 +25,21 @@ public final class PhotoLibrary {
         // The catalog is an index of the files: missing or damaged, it is rebuilt from them.
         let catalogPath = layout.catalogPath
         var lost: String? = nil
-        if (try? Sys.statusIfExists(catalogPath)) ?? nil == nil, (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
+        let catalogExists = (try? Sys.statusIfExists(catalogPath)) ?? nil != nil
+        if !catalogExists, (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
             lost = "was missing"
         }
         do {
             catalog = try Catalog(path: catalogPath)
         } catch {
             guard case .corrupt(_, let reason) = error else { throw .catalog(error) }
-            let aside = BytePath(bytes: catalogPath.bytes + Array(".damaged-\(Int(Date().timeIntervalSince1970))".utf8))
+            let stamp = Int(Date().timeIntervalSince1970)
+            let aside = BytePath(bytes: catalogPath.bytes + Array(".damaged-\(stamp)".utf8))
             do {
                 try Sys.rename(catalogPath, to: aside)
-                for suffix in ["-wal", "-shm"] { try Sys.unlinkIfPresent(BytePath(bytes: catalogPath.bytes + Array(suffix.utf8))) }
+                for suffix in ["-wal", "-shm"] {
+                    try Sys.unlinkIfPresent(BytePath(bytes: catalogPath.bytes + Array(suffix.utf8)))
+                }
                 catalog = try Catalog(path: catalogPath)
             } catch {
                 throw .catalog(.corrupt(path: catalogPath, reason: reason))
@@ -63,8 +67,9 @@ public final class PhotoLibrary {
             try reconciler.repair(differences)
             let count = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets().count }
             log.warning(
-                "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk (\(count) asset(s) and their albums); favorites and Recently Deleted were only in the catalog and start empty."
-            )
+                "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
+                    + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
+                    + "catalog and start empty.")
         } catch {
             log.error("The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
         }
