@@ -33,6 +33,16 @@ public final class Filer {
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
+        do {
+            return try fileOnce(request)
+        } catch .catalog(.sqlite(let code, _, _)) where code & 0xFF == 13 {
+            // SQLITE_FULL: the disk under the catalog is full. Same case (and same
+            // retry in the daemon) as a full disk under the Roll.
+            throw .outOfSpace(path: LibraryLayout.absolute(request.source), library: layout.root)
+        }
+    }
+
+    private func fileOnce(_ request: FilingRequest) throws(FilingError) -> FilingResult {
         let source = LibraryLayout.absolute(request.source)
         if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
 
