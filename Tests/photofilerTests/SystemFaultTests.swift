@@ -85,6 +85,48 @@ struct SystemFaultTests {
         print("SystemFaultTests.diskFull: \(left) file(s) waited while full; after: \(report)")
     }
 
+    /// Inbox and library on one full tmpfs: the links need no room, the catalog
+    /// does (SQLite reports SQLITE_FULL); the same one error, the same retry.
+    @Test func fullDiskUnderTheCatalogAlsoRetries() throws {
+        let folder = try TemporaryFolder()
+        let mount = folder.file("small")
+        if let failure = Machine.mountTmpfs(mount, size: "2m") { Issue.record("\(failure)"); return }
+        defer { Machine.unmount(mount) }
+        let library = mount.appending("library")
+        let inbox = mount.appending("inbox")
+        let staging = mount.appending("staging")
+        try Sys.makeDirectories(inbox)
+        try Sys.makeDirectories(staging)
+        // The daemon first (its catalog open), then the pictures, then filler up to the brim.
+        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        defer { daemon.terminate() }
+        var originals = Set<String>()
+        for n in 0..<6 {
+            let bytes = Self.bigPicture(n, kilobytes: 150)
+            originals.insert(Pictures.hash(bytes))
+            try writeFile(staging.appending("IMG_\(n).jpg"), bytes)
+        }
+        let filler = mount.appending("filler")
+        let fd = try Sys.createExclusive(filler)
+        let chunk = [UInt8](repeating: 0x55, count: 4096)
+        while (try? chunk.withUnsafeBytes({ try fd.writeAll($0) })) != nil {}
+        fd.close()
+
+        for n in 0..<6 { try Sys.rename(staging.appending("IMG_\(n).jpg"), to: inbox.appending("IMG_\(n).jpg")) }
+        #expect(waitUntil(timeout: 30) { daemon.log.contains("is full") }, "\(daemon.log)")
+        let errors = daemon.log.split(separator: "\n").filter { $0.contains("error") }
+        #expect(errors.count == 1, "one clear error: \(errors)")
+        let full = try Invariants(library: library, inboxes: [inbox], originals: originals).check()
+        #expect(full.isClean, "while full: \(full)")
+
+        try Sys.unlink(filler)
+        #expect(waitUntil(timeout: 60) { Self.inboxCount(inbox) == 0 }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let report = try Invariants(library: library, inboxes: [inbox], originals: originals).check()
+        #expect(report.isClean && report.rollFiles == 6, "\(report)")
+        print("SystemFaultTests.catalogDiskFull: \(full.inboxFiles) file(s) waited; after: \(report)")
+    }
+
     // MARK: Another file system
 
     @Test func inboxOnAnotherFileSystemIsCopiedThenRemoved() throws {
