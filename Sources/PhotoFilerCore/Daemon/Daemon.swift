@@ -279,6 +279,7 @@ public final class Daemon: @unchecked Sendable {
             mode: configuration.effectiveKeep(for: inbox) ? .keep : .move, link: configuration.effectiveLink(for: inbox))
         do {
             let result = try library.filer.file(request)
+            reported.remove("space")  // room again: a later full disk is reported anew
             guard let asset = result.asset else { return }
             let rollPath = library.layout.absolute(asset.rollPath).display
             switch result.outcome {
@@ -329,7 +330,6 @@ public final class Daemon: @unchecked Sendable {
         timer.setEventHandler { @Sendable [unowned self] in
             self.retryTimer?.cancel()
             self.retryTimer = nil
-            self.reported.remove("space")
             self.working = false
             self.kick()
         }
