@@ -70,6 +70,11 @@ struct SystemFaultTests {
         #expect(fullLines.first?.contains(library.display) == true)
         let left = Self.inboxCount(inbox)
         #expect(left > 0, "the sources that did not fit stay in the inbox")
+        // The daemon retries (its copy in .photofiler/tmp comes and goes) without a new error line.
+        let temporary = library.appending(".photofiler/tmp")
+        let before = try Sys.status(temporary).modificationNanoseconds
+        #expect(waitUntil(timeout: 20) { (try? Sys.status(temporary).modificationNanoseconds) != before })
+        #expect(!waitUntil(timeout: 1) { daemon.log.split(separator: "\n").filter { $0.contains("is full") }.count > 1 })
 
         // While full: nothing partial in the Roll, catalog and disk agree.
         let full = try Invariants(library: library, inboxes: [inbox], originals: originals).check()
