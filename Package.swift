@@ -25,10 +25,12 @@ let package = Package(
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
+        .target(name: "CGExiv2Guard", dependencies: ["CGExiv2"]),
         .target(
             name: "PhotoFilerCore",
             dependencies: [
-                "CInotifyTools", "CSQLite", "CGExiv2", "CVips", "CMagic", "CCrypto",
+                "CInotifyTools", "CSQLite", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic", "CCrypto",
                 "CSystemd", "CAVFormat", "CGLib",
             ]
         ),
