@@ -82,13 +82,20 @@ import Testing
             names.append(name)
         }
 
+        // The TIFF that made exiv2 throw past gexiv2 (found by fuzzing): it aborted the daemon.
+        let tiff = try readFile(
+            Binary.packageRoot.appending(
+                "Tests/PhotoFilerCoreTests/Media/FuzzInputs/exiv2-overflow-error.tiff"))
+        originals.insert(Pictures.hash(tiff))
+        try Pictures.drop(tiff, at: inbox.appending("exiv2.tiff"), staging: staging)
+
         // Still alive and filing: a plain file after all that.
         let last = Pictures.unique(1)
         originals.insert(Pictures.hash(last))
         try Pictures.drop(last, at: inbox.appending("last.jpg"), staging: staging)
         #expect(
             waitUntil(timeout: 20) { (try? Sys.status(inbox.appending("last.jpg"))) == nil }, "\(daemon.log)")
-        for name in names.prefix(3) {
+        for name in names.prefix(3) + [BytePath("exiv2.tiff")] {
             #expect(
                 waitUntil(timeout: 20) { (try? Sys.status(inbox.appending(name))) == nil },
                 "'\(name.display)' was not filed: \(daemon.log)")

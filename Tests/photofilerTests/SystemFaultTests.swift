@@ -74,7 +74,10 @@ struct SystemFaultTests {
         let temporary = library.appending(".photofiler/tmp")
         let before = try Sys.status(temporary).modificationNanoseconds
         #expect(waitUntil(timeout: 20) { (try? Sys.status(temporary).modificationNanoseconds) != before })
-        #expect(!waitUntil(timeout: 1) { daemon.log.split(separator: "\n").filter { $0.contains("is full") }.count > 1 })
+        #expect(
+            !waitUntil(timeout: 1) {
+                daemon.log.split(separator: "\n").filter { $0.contains("is full") }.count > 1
+            })
 
         // While full: nothing partial in the Roll, catalog and disk agree.
         let full = try Invariants(library: library, inboxes: [inbox], originals: originals).check()
@@ -103,7 +106,8 @@ struct SystemFaultTests {
         try Sys.makeDirectories(inbox)
         try Sys.makeDirectories(staging)
         // The daemon first (its catalog open), then the pictures, then filler up to the brim.
-        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
         defer { daemon.terminate() }
         var originals = Set<String>()
         for n in 0..<6 {
@@ -117,7 +121,9 @@ struct SystemFaultTests {
         while (try? chunk.withUnsafeBytes({ try fd.writeAll($0) })) != nil {}
         fd.close()
 
-        for n in 0..<6 { try Sys.rename(staging.appending("IMG_\(n).jpg"), to: inbox.appending("IMG_\(n).jpg")) }
+        for n in 0..<6 {
+            try Sys.rename(staging.appending("IMG_\(n).jpg"), to: inbox.appending("IMG_\(n).jpg"))
+        }
         #expect(waitUntil(timeout: 30) { daemon.log.contains("is full") }, "\(daemon.log)")
         let errors = daemon.log.split(separator: "\n").filter { $0.contains("error") }
         #expect(errors.count == 1, "one clear error: \(errors)")
