@@ -48,7 +48,8 @@ final class FuzzHarness {
         _ = CaptureDates.fromExif(String(split.first ?? ""), offset: split.count > 1 ? String(split[1]) : nil)
     }
 
-    deinit { try? Sys.removeDirectory(folder) }
+    /// Removes the scratch folder (a top-level instance is never deinitialised).
+    func cleanUp() { try? Sys.removeDirectory(folder) }
 }
 
 // libFuzzer calls back on the thread that started it; nothing else touches the harness.
@@ -152,5 +153,6 @@ nonisolated(unsafe) let harness = FuzzHarness()
             runs += 1
         }
     }
+    harness.cleanUp()
     print("photofiler-fuzz: \(runs) input(s) run, seed \(seed)")
 #endif
