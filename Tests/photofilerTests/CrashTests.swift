@@ -92,6 +92,15 @@ import Testing
         try crashAtEveryStep(recovery: recovery, make: Self.moveScenario)
     }
 
+    /// The album entry is a relative symbolic link: symlinkat is a crash point too.
+    @Test func moveOneFileWithSymbolicLinks() throws {
+        try crashAtEveryStep(recovery: .repair) { () throws -> Scenario in
+            var scenario = try Self.moveScenario()
+            scenario.saveArguments.insert(contentsOf: ["--link", "symbolic"], at: 1)
+            return scenario
+        }
+    }
+
     @Test func duplicateIntoASecondAlbum() throws {
         try crashAtEveryStep(recovery: .repair, make: Self.duplicateScenario)
     }
