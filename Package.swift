@@ -25,10 +25,12 @@ let package = Package(
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
+        .target(name: "CGExiv2Guard", dependencies: ["CGExiv2"]),
         .target(
             name: "PhotoFilerCore",
             dependencies: [
-                "CInotifyTools", "CSQLite", "CGExiv2", "CVips", "CMagic", "CCrypto",
+                "CInotifyTools", "CSQLite", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic", "CCrypto",
                 "CSystemd", "CAVFormat", "CGLib",
             ]
         ),
@@ -37,9 +39,14 @@ let package = Package(
         .executableTarget(
             name: "photofiler-bench", dependencies: ["PhotoFilerCore", "CVips", "CGExiv2", "CCrypto", "CSQLite"],
             path: "Benchmarks/photofiler-bench"),
+        // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
+        .executableTarget(name: "photofiler-fuzz", dependencies: ["PhotoFilerCore"]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(name: "TestSupport", dependencies: ["PhotoFilerCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"]),
+        .testTarget(
+            name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"],
+            // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
+            exclude: ["Media/FuzzInputs"]),
         // End-to-end: run the built `photofiler` binary against temporary folders.
         .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore", "TestSupport", "photofiler"]),
     ],

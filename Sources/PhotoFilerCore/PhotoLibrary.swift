@@ -22,10 +22,29 @@ public final class PhotoLibrary {
             throw .notWritable(path: layout.root)
         }
         let catalog: Catalog
+        // The catalog is an index of the files: missing or damaged, it is rebuilt from them.
+        let catalogPath = layout.catalogPath
+        var lost: String? = nil
+        let catalogExists = (try? Sys.statusIfExists(catalogPath)) ?? nil != nil
+        if !catalogExists, (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
+            lost = "was missing"
+        }
         do {
-            catalog = try Catalog(path: layout.catalogPath)
+            catalog = try Catalog(path: catalogPath)
         } catch {
-            throw .catalog(error)
+            guard case .corrupt(_, let reason) = error else { throw .catalog(error) }
+            let stamp = Int(Date().timeIntervalSince1970)
+            let aside = BytePath(bytes: catalogPath.bytes + Array(".damaged-\(stamp)".utf8))
+            do {
+                try Sys.rename(catalogPath, to: aside)
+                for suffix in ["-wal", "-shm"] {
+                    try Sys.unlinkIfPresent(BytePath(bytes: catalogPath.bytes + Array(suffix.utf8)))
+                }
+                catalog = try Catalog(path: catalogPath)
+            } catch {
+                throw .catalog(.corrupt(path: catalogPath, reason: reason))
+            }
+            lost = "was damaged (\(reason)); the damaged file is kept as '\(aside.display)'"
         }
         // exiv2 and libvips report through GLib logging; their chatter is debug detail.
         MediaLibraryLog.setSink { @Sendable message in log.debug(message) }
@@ -33,6 +52,22 @@ public final class PhotoLibrary {
             filer = try Filer(layout: layout, catalog: catalog, log: log)
         } catch {
             throw .cannotCreate(path: layout.root, reason: error.errno)
+        }
+        if let lost { rebuildCatalog(lost, log: log) }
+    }
+
+    /// Makes a fresh catalog match the Roll and albums, as `check --repair` does, and says so.
+    private func rebuildCatalog(_ what: String, log: Logger) {
+        do {
+            let differences = try reconciler.differences(verifyHashes: false)
+            try reconciler.repair(differences)
+            let count = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets().count }
+            log.warning(
+                "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
+                    + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
+                    + "catalog and start empty.")
+        } catch {
+            log.error("The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
         }
     }
 

@@ -37,6 +37,7 @@ func runCommandLine() -> Int32 {
         // Before any thread exists, so no early signal is lost; and libinotifytools
         // first, while its descriptor is below 1024 (it uses select()).
         SignalWatcher.blockTerminationSignals()
+        Sys.closeInheritedDescriptors()
         try? InotifyWatcher.initializeEarly()
     }
     let lookup = name == "unfavorite" ? "favorite" : name

@@ -77,7 +77,13 @@ public final class Daemon: @unchecked Sendable {
                 exit(1)
             }
         }
-        dispatchMain()
+        // Not dispatchMain(): on Linux it parks the main thread in sigsuspend() with an
+        // empty mask, so a SIGTERM that lands before Dispatch has installed its own
+        // handler (right after READY=1) kills the process with the default action.
+        // Park with the daemon's signals still blocked; the queues do the work.
+        var blocked = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &blocked)
+        while true { sigsuspend(&blocked) }
     }
 
     // MARK: Start-up
@@ -311,7 +317,9 @@ public final class Daemon: @unchecked Sendable {
         let albumName = album?.value ?? ""
         let result: FilingResult
         switch outcome {
-        case .success(let value): result = value
+        case .success(let value):
+            result = value
+            reported.remove("space")  // room again: a later full disk is reported anew
         case .failure(let error):
             handleFailure(error, path: path)
             return
@@ -368,7 +376,6 @@ public final class Daemon: @unchecked Sendable {
         timer.setEventHandler { @Sendable [unowned self] in
             self.retryTimer?.cancel()
             self.retryTimer = nil
-            self.reported.remove("space")
             self.working = false
             self.kick()
         }

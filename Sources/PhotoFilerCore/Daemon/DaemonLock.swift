@@ -72,8 +72,13 @@ public final class DaemonLock: Sendable {
         guard try fd.tryLockExclusive() else { return false }
         try Sys.check("ftruncate", path) { ftruncate(fd.rawValue, 0) }
         let text = Array("\(pid)\n".utf8)
-        _ = try Sys.checkCount("pwrite", path) {
-            text.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress, $0.count, 0) }
+        do {
+            _ = try Sys.checkCount("pwrite", path) {
+                text.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress, $0.count, 0) }
+            }
+        } catch where error.errno.isOutOfSpace {
+            // The lock is the flock; the pid is only for a second daemon's message. A
+            // full disk must not keep the daemon from starting (it retries filing).
         }
         return true
     }

@@ -35,6 +35,14 @@ public final class Filer {
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
+        do {
+            return try fileOnce(request)
+        } catch .catalog(let error) {
+            throw FilingError.from(error, library: layout, source: LibraryLayout.absolute(request.source))
+        }
+    }
+
+    private func fileOnce(_ request: FilingRequest) throws(FilingError) -> FilingResult {
         let (source, fd, before) = try openSource(request)
         defer { fd.close() }
 
@@ -49,9 +57,8 @@ public final class Filer {
 
         let info = try readMedia(fd, source: source, size: before.size)
 
-        // A copy is needed when the source stays (keep) or cannot be linked (other
-        // file system). It is made while hashing, so the file is read once.
-        let needsCopy = request.mode != .move || before.device != libraryDevice
+        // A copy is made while hashing, so the file is read once.
+        let needsCopy = mustCopy(request, status: before)
         var temporary: BytePath? = nil
         defer {
             if let temporary { try? Sys.unlink(temporary) }
@@ -100,7 +107,15 @@ public final class Filer {
                 let asset = AssetRecord(
                     id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created, addedAt: now(),
                     size: hashed.size, originalName: source.lastComponent, sourceInbox: request.origin)
-                result = try record(asset, album: album, request: request, source: source, stat: before)
+                do {
+                    result = try record(asset, album: album, request: request, source: source, stat: before)
+                } catch {
+                    // The source still holds the bytes: take the new roll file back
+                    // rather than leave a roll file without a row (a read-only album
+                    // folder, a full catalog disk); the next try starts clean.
+                    removeUnrecorded(rollPath)
+                    throw error
+                }
             }
         }
         if request.mode == .keep, result.outcome != .filed {
@@ -184,10 +199,9 @@ public final class Filer {
                 }
             }
         } catch {
-            // Not recorded: take the links back (the source is still where it was), so a
-            // failed filing leaves nothing behind; a crash here is mended by the reconcile.
+            // Not recorded: the album entry goes (the caller takes the roll file back),
+            // so a failed filing leaves nothing behind; a crash here is mended by the reconcile.
             if let album, let entry { try? albums.unlinkEntry(entry, in: album) }
-            try? Sys.unlinkIfPresent(layout.absolute(asset.rollPath))
             throw error
         }
         return FilingResult(outcome: .filed, asset: asset, album: album)
@@ -261,6 +275,14 @@ public final class Filer {
         }
     }
 
+    /// True when the bytes must be copied rather than linked into the Roll: the source
+    /// stays (keep, copy), lives on another file system, or belongs to another user
+    /// (fs.protected_hardlinks refuses to link it, and its owner could still change it).
+    func mustCopy(_ request: FilingRequest, status: FileStatus) -> Bool {
+        let ownedByAnother = status.userID != geteuid() && geteuid() != 0
+        return request.mode != .move || status.device != libraryDevice || ownedByAnother
+    }
+
     func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError) -> MediaInfo {
         do {
             return try media().read(fd, path: source, size: size)
@@ -290,6 +312,13 @@ public final class Filer {
     }
 
     // MARK: Helpers
+
+    /// Removes a roll file placed for an asset whose recording then failed.
+    private func removeUnrecorded(_ rollPath: BytePath) {
+        let path = layout.absolute(rollPath)
+        try? Sys.unlink(path)
+        try? Sys.syncDirectory(path.parent)
+    }
 
     func linkAndSync(_ rollPath: BytePath, into album: AlbumRecord, kind: LinkKind, source: BytePath)
         throws(FilingError) -> BytePath

@@ -71,17 +71,24 @@ extension Filer {
         for index in oneByOne {
             results[index] = Result { () throws(FilingError) in try file(requests[index]) }
         }
-        return results.map { $0 ?? .failure(.vanished(path: LibraryLayout.absolute(requests[0].source))) }
+        return zip(requests, results).map { request, result in
+            let source = LibraryLayout.absolute(request.source)
+            switch result {
+            case .none: return .failure(.vanished(path: source))
+            case .failure(.catalog(let error)):
+                return .failure(FilingError.from(error, library: layout, source: source))
+            case .some(let result): return result
+            }
+        }
     }
 
     /// The checks of `Filer.file` up to the hash, for a move-mode request; nil when
     /// the request must take the one-file path instead.
     private func inspect(_ request: FilingRequest, index: Int) throws(FilingError) -> Inspected? {
-        guard request.mode == .move else { return nil }
         let (source, fd, before) = try openSource(request)
         var keep = false
         defer { if !keep { fd.close() } }
-        guard before.device == libraryDevice else { return nil }
+        guard !mustCopy(request, status: before) else { return nil }
         let info = try readMedia(fd, source: source, size: before.size)
         let hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
         try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)

@@ -70,6 +70,15 @@ extension FilingError: CustomStringConvertible {
 }
 
 extension FilingError {
+    /// Maps a catalog failure: SQLITE_FULL is the disk under the catalog being full,
+    /// the same case (and the same retry in the daemon) as a full disk under the Roll.
+    static func from(_ error: CatalogError, library: LibraryLayout, source: BytePath) -> FilingError {
+        if case .sqlite(let code, _, _) = error, code & 0xFF == 13 {
+            return .outOfSpace(path: source, library: library.root)
+        }
+        return .catalog(error)
+    }
+
     /// Maps a system call failure to the case a person can act on.
     static func from(_ error: SystemError, library: LibraryLayout, source: BytePath) -> FilingError {
         if error.errno.isOutOfSpace { return .outOfSpace(path: source, library: library.root) }

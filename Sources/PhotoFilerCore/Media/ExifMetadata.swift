@@ -1,4 +1,5 @@
 import CGExiv2
+import CGExiv2Guard
 import CGLib
 import Foundation
 
@@ -48,13 +49,18 @@ struct ExifMetadata {
         }
         defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_open_path(handle, path, &error) != 0 else {
-            return .failure(ExifFailure(reason: consume(&error) ?? "exiv2 could not read it"))
+        // Through CGExiv2Guard: exiv2 throws C++ exceptions gexiv2 does not catch.
+        var thrown: CInt = 0
+        guard pf_gexiv2_open_path(handle, path, &error, &thrown) != 0, thrown == 0 else {
+            let reason = thrown != 0 ? "exiv2 failed on its metadata" : consume(&error)
+            return .failure(ExifFailure(reason: reason ?? "exiv2 could not read it"))
         }
         var result = ExifMetadata()
-        result.pixelWidth = Int(gexiv2_metadata_get_pixel_width(handle))
-        result.pixelHeight = Int(gexiv2_metadata_get_pixel_height(handle))
-        let orientation = Int(gexiv2_metadata_try_get_orientation(handle, &error).rawValue)
+        result.pixelWidth = Int(pf_gexiv2_get_pixel_width(handle, &thrown))
+        guard thrown == 0 else { return .failure(ExifFailure(reason: "exiv2 failed on its size")) }
+        result.pixelHeight = Int(pf_gexiv2_get_pixel_height(handle, &thrown))
+        guard thrown == 0 else { return .failure(ExifFailure(reason: "exiv2 failed on its size")) }
+        let orientation = Int(pf_gexiv2_try_get_orientation(handle, &error, &thrown).rawValue)
         _ = consume(&error)
         result.orientation = (1...8).contains(orientation) ? orientation : 1
         result.dateTimeOriginal = tag(handle, "Exif.Photo.DateTimeOriginal")
@@ -104,7 +110,8 @@ struct ExifMetadata {
     /// A tag's value as text, nil when absent (or unreadable: a bad tag is no tag).
     private static func tag(_ handle: UnsafeMutablePointer<GExiv2Metadata>, _ name: String) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        let value = gexiv2_metadata_try_get_tag_string(handle, name, &error)
+        var thrown: CInt = 0
+        let value = pf_gexiv2_try_get_tag_string(handle, name, &error, &thrown)
         _ = consume(&error)
         guard let value else { return nil }
         defer { g_free(value) }

@@ -57,7 +57,9 @@ public enum Sys {
     public static func openOrCreate(
         _ path: BytePath, mode: mode_t = 0o644, in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileDescriptor {
-        try open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: mode, in: directory)
+        try FaultInjection.mutating("open") { () throws(SystemError) -> FileDescriptor in
+            try open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: mode, in: directory)
+        }
     }
 
     public static func open(

@@ -74,6 +74,7 @@ final class Spawned {
     let outputFolder: TemporaryFolder
     private(set) var exitStatus: Int32?
 
+    /// `launcher` runs first with the binary as its operand (e.g. `setpriv --reuid=65534 …`).
     init(
         arguments: [BytePath], environment: [String: String], inheritedDescriptors: [Int32] = [],
         launcher: [BytePath] = []
@@ -136,8 +137,7 @@ final class Spawned {
     /// Waits up to `timeout` seconds; nil when still running.
     func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        // Looks at least once, so `wait(timeout: 0)` tells whether it has ended.
-        repeat {
+        repeat {  // at least once: wait(timeout: 0) asks whether it has ended
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)

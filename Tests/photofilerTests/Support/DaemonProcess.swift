@@ -17,7 +17,7 @@ final class DaemonProcess {
     /// Starts `photofiler watch --library LIBRARY ARGS…` and waits for READY=1.
     init(
         library: BytePath, arguments: [String], environment: [String: String] = [:], waitForReady: Bool = true,
-        readyTimeout: Double = 30
+        readyTimeout: Double = 30, launcher: [String] = []
     ) throws {
         self.library = library
         socketFolder = try TemporaryFolder()
@@ -38,12 +38,15 @@ final class DaemonProcess {
             close(socket)
             throw SystemError(Errno(rawValue: errno), call: "bind", path: socketPath)
         }
+        // Reachable by a daemon that runs as another user (the permission tests).
+        _ = chmod(socketFolder.path.display, 0o755)
+        _ = chmod(socketPath.display, 0o777)
         reader = NotifyReader(socket: socket)
         var env = environment
         env["NOTIFY_SOCKET"] = socketPath.display
         process = try Spawned(
             arguments: ["watch", "--library", library.display].map { BytePath($0) } + arguments.map { BytePath($0) },
-            environment: env)
+            environment: env, launcher: launcher.map { BytePath($0) })
         if waitForReady {
             guard waitForMessage(timeout: readyTimeout, { $0.contains("READY=1") }) else {
                 throw DaemonFailure.notReady(log: log)

@@ -1,0 +1,53 @@
+#include "gexiv2_guard.h"
+
+// See the header: every call is wrapped so that no C++ exception leaves exiv2.
+
+extern "C" gboolean pf_gexiv2_open_path(GExiv2Metadata *metadata, const gchar *path, GError **error, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_open_path(metadata, path, error);
+    } catch (...) {
+        *thrown = 1;
+        return FALSE;
+    }
+}
+
+extern "C" gint pf_gexiv2_get_pixel_width(GExiv2Metadata *metadata, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_get_pixel_width(metadata);
+    } catch (...) {
+        *thrown = 1;
+        return 0;
+    }
+}
+
+extern "C" gint pf_gexiv2_get_pixel_height(GExiv2Metadata *metadata, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_get_pixel_height(metadata);
+    } catch (...) {
+        *thrown = 1;
+        return 0;
+    }
+}
+
+extern "C" GExiv2Orientation pf_gexiv2_try_get_orientation(GExiv2Metadata *metadata, GError **error, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_try_get_orientation(metadata, error);
+    } catch (...) {
+        *thrown = 1;
+        return GEXIV2_ORIENTATION_UNSPECIFIED;
+    }
+}
+
+extern "C" gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_try_get_tag_string(metadata, tag, error);
+    } catch (...) {
+        *thrown = 1;
+        return nullptr;
+    }
+}

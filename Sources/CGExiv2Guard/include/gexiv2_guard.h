@@ -1,0 +1,28 @@
+#ifndef PHOTOFILER_GEXIV2_GUARD_H
+#define PHOTOFILER_GEXIV2_GUARD_H
+
+// The gexiv2 calls photofiler makes, each behind a C++ catch-all.
+//
+// gexiv2 catches Exiv2::Error only: exiv2 also throws std::overflow_error (and
+// others) on hostile files, which then unwinds out of a C function and aborts the
+// process. Found by fuzzing (Tests/PhotoFilerCoreTests/Media/FuzzInputs): one bad
+// TIFF in an inbox killed the daemon at every start. `*thrown` is set to 1 when a
+// C++ exception was caught; the result then means nothing.
+
+#include <gexiv2/gexiv2.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+gboolean pf_gexiv2_open_path(GExiv2Metadata *metadata, const gchar *path, GError **error, int *thrown);
+gint pf_gexiv2_get_pixel_width(GExiv2Metadata *metadata, int *thrown);
+gint pf_gexiv2_get_pixel_height(GExiv2Metadata *metadata, int *thrown);
+GExiv2Orientation pf_gexiv2_try_get_orientation(GExiv2Metadata *metadata, GError **error, int *thrown);
+gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
