@@ -4,17 +4,16 @@ public struct AssetFootprint: Sendable, Equatable {
     public var id: AssetID
     public var rollPath: BytePath
     public var size: Int64
-    public var hash: String
     public var isDeleted: Bool
 }
 
 extension Catalog {
     /// Every asset's footprint, deleted ones included, in id order.
     public func assetFootprints() throws(CatalogError) -> [AssetFootprint] {
-        try connection.query("SELECT id, roll_path, size, hash, deleted_at IS NOT NULL FROM assets ORDER BY id", []) {
+        try connection.query("SELECT id, roll_path, size, deleted_at IS NOT NULL FROM assets ORDER BY id", []) {
             row throws(CatalogError) in
             AssetFootprint(
-                id: row.int64(0), rollPath: row.path(1), size: row.int64(2), hash: row.text(3), isDeleted: row.int(4) != 0)
+                id: row.int64(0), rollPath: row.path(1), size: row.int64(2), isDeleted: row.int(3) != 0)
         }
     }
 }

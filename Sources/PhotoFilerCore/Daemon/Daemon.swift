@@ -123,6 +123,7 @@ public final class Daemon: @unchecked Sendable {
         log.info(
             "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued.")
         notifier.ready(status: statusLine())
+        Sys.returnFreeMemory()
         if found >= BacklogProgress.threshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
             progress = BacklogProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
@@ -430,6 +431,9 @@ public final class Daemon: @unchecked Sendable {
 
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
     private func reconcileLibrary(reason: String) {
+        // The comparison builds tables as large as the library; give the memory back
+        // to the system afterwards, or an idle daemon keeps its start-up peak resident.
+        defer { Sys.returnFreeMemory() }
         do {
             let reconciler = library.reconciler
             let leftovers = try reconciler.removeTemporaryFiles()

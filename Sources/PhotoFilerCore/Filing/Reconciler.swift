@@ -25,12 +25,13 @@ public struct Reconciler {
             }
             if verifyHashes || status.size != asset.size {
                 let actual = try hash(asset.rollPath)
-                if actual != asset.hash {
-                    result.append(.wrongHash(asset: asset.id, rollPath: asset.rollPath, recorded: asset.hash, actual: actual))
+                let recorded = try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) }?.hash
+                if let recorded, actual != recorded {
+                    result.append(.wrongHash(asset: asset.id, rollPath: asset.rollPath, recorded: recorded, actual: actual))
                 }
             }
         }
-        for path in disk.keys.sorted() where !recorded.contains(path) {
+        for path in disk.keys.filter({ !recorded.contains($0) }).sorted() {
             result.append(.rollFileWithoutRow(rollPath: path))
         }
         result += try albumDifferences(assets: assets, disk: disk, verifyTargets: verifyHashes)
@@ -104,9 +105,15 @@ public struct Reconciler {
 
     // MARK: Disk
 
-    /// Every regular file under `Roll/`, relative path → status.
-    private func rollFiles() throws(FilingError) -> [BytePath: FileStatus] {
-        var files: [BytePath: FileStatus] = [:]
+    /// What the comparison needs of a roll file (kept small: one per asset at start-up).
+    struct RollFile {
+        var size: Int64
+        var inode: UInt64
+    }
+
+    /// Every regular file under `Roll/`, relative path → size and inode.
+    private func rollFiles() throws(FilingError) -> [BytePath: RollFile] {
+        var files: [BytePath: RollFile] = [:]
         var pending: [BytePath] = [LibraryLayout.rollFolderName]
         while let folder = pending.popLast() {
             let entries: [Sys.DirectoryEntry]
@@ -127,21 +134,30 @@ public struct Reconciler {
                 if status.isDirectory {
                     pending.append(relative)
                 } else if status.isRegularFile {
-                    files[relative] = status
+                    files[relative] = RollFile(size: status.size, inode: status.inode)
                 }
             }
         }
         return files
     }
 
-    private func albumDifferences(assets: [AssetFootprint], disk: [BytePath: FileStatus], verifyTargets: Bool)
+    private func albumDifferences(assets: [AssetFootprint], disk: [BytePath: RollFile], verifyTargets: Bool)
         throws(FilingError) -> [Difference]
     {
         var result: [Difference] = []
-        let live = Dictionary(assets.filter { !$0.isDeleted }.map { ($0.rollPath, $0) }, uniquingKeysWith: { a, _ in a })
-        let byID = Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var byInode: [UInt64: BytePath] = [:]
-        for (path, status) in disk { byInode[status.inode] = path }
+        let liveIDs = Set(assets.lazy.filter { !$0.isDeleted }.map(\.id))
+        // Built only when an entry has to be resolved (none, on a quiet start-up).
+        var live: [BytePath: AssetFootprint]?
+        var byInode: [UInt64: BytePath]?
+        func asset(behind entry: BytePath) -> AssetFootprint? {
+            if live == nil {
+                live = Dictionary(
+                    assets.filter { !$0.isDeleted }.map { ($0.rollPath, $0) }, uniquingKeysWith: { a, _ in a })
+                byInode = Dictionary(disk.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
+            }
+            guard let rollPath = resolve(entry: entry, byInode: byInode!) else { return nil }
+            return live![rollPath]
+        }
         let albums = try filer.catalogCall { () throws(CatalogError) in try catalog.albums() }
         let albumsByFolder = Dictionary(albums.map { ($0.folderName, $0) }, uniquingKeysWith: { a, _ in a })
         let folders = try filer.systemCall(layout.albums) { () throws(SystemError) in
@@ -158,26 +174,27 @@ public struct Reconciler {
                 memberships.filter(\.isActive).map { ($0.entryName, $0) }, uniquingKeysWith: { a, _ in a })
             let entries = try filer.systemCall(folderPath) { () throws(SystemError) in try Sys.listDirectory(folderPath) }
             var present = Set<BytePath>()
-            for entry in entries.map(\.name).sorted() {
+            var found: [Difference] = []
+            // Unsorted: 100,000 entries at start-up; only the differences are sorted.
+            for entry in entries.map(\.name) {
                 present.insert(entry)
                 if let membership = activeByEntry[entry], !verifyTargets,
-                    byID[membership.assetID].map({ !$0.isDeleted }) == true
+                    liveIDs.contains(membership.assetID)
                 {
                     continue
                 }
-                guard let rollPath = resolve(entry: folderPath.appending(entry), byInode: byInode),
-                    let asset = live[rollPath]
-                else {
-                    result.append(.strayAlbumEntry(albumFolder: folder, entryName: entry))
+                guard let asset = asset(behind: folderPath.appending(entry)) else {
+                    found.append(.strayAlbumEntry(albumFolder: folder, entryName: entry))
                     continue
                 }
                 if let membership = activeByEntry[entry], membership.assetID == asset.id { continue }
                 if memberships.contains(where: { $0.assetID == asset.id && $0.isActive }) { continue }
-                result.append(.linkWithoutMembership(asset: asset.id, albumFolder: folder, entryName: entry))
+                found.append(.linkWithoutMembership(asset: asset.id, albumFolder: folder, entryName: entry))
             }
+            result += found.sorted { $0.description < $1.description }
             if let album {
                 for membership in memberships where membership.isActive && !present.contains(membership.entryName) {
-                    guard byID[membership.assetID].map({ !$0.isDeleted }) == true else { continue }
+                    guard liveIDs.contains(membership.assetID) else { continue }
                     result.append(
                         .membershipWithoutLink(asset: membership.assetID, album: album.name, entryName: membership.entryName))
                 }
@@ -188,7 +205,7 @@ public struct Reconciler {
         for album in albums where !folderNames.contains(album.folderName) {
             let memberships = try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(inAlbum: album.id) }
             for membership in memberships where membership.isActive {
-                guard byID[membership.assetID].map({ !$0.isDeleted }) == true else { continue }
+                guard liveIDs.contains(membership.assetID) else { continue }
                 result.append(
                     .membershipWithoutLink(asset: membership.assetID, album: album.name, entryName: membership.entryName))
             }
