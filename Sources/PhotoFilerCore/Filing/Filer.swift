@@ -146,18 +146,18 @@ public final class Filer {
     private func placeInRoll(_ bytes: BytePath, name: BytePath, created: CaptureDate, source: BytePath)
         throws(FilingError) -> BytePath
     {
-        var folders = FolderSyncer()
-        let rollPath = try linkIntoRoll(bytes, name: name, created: created, source: source, folders: &folders)
-        if let failure = folders.syncAll() { throw FilingError.from(failure, library: layout, source: source) }
+        let (rollPath, folder) = try linkIntoRoll(bytes, name: name, created: created, source: source)
+        try systemCall(source) { () throws(SystemError) in try Sys.syncDirectory(folder) }
         return rollPath
     }
 
-    /// Links `bytes` into `Roll/YYYY/MM/` under the original name or a free variant.
-    /// A new month folder and its parents are synced at once; the month folder itself
-    /// is left to `folders`, so that a group of files syncs it once.
-    func linkIntoRoll(
-        _ bytes: BytePath, name: BytePath, created: CaptureDate, source: BytePath, folders: inout FolderSyncer
-    ) throws(FilingError) -> BytePath {
+    /// Links `bytes` into `Roll/YYYY/MM/` under the original name or a free variant;
+    /// returns the roll path (relative) and the month folder (absolute). A new month
+    /// folder's parents are synced at once; the month folder itself is left to the
+    /// caller, so that a group of files syncs it once.
+    func linkIntoRoll(_ bytes: BytePath, name: BytePath, created: CaptureDate, source: BytePath)
+        throws(FilingError) -> (rollPath: BytePath, folder: BytePath)
+    {
         let folder = layout.rollFolder(for: created)
         let absoluteFolder = layout.absolute(folder)
         let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
@@ -169,8 +169,7 @@ public final class Filer {
                 try Sys.link(bytes, to: absoluteFolder.appending(candidate))
             }
         }
-        folders.touch(absoluteFolder)
-        return folder.appending(placed)
+        return (folder.appending(placed), absoluteFolder)
     }
 
     /// Writes the new asset's row and membership in one transaction, after its album link.

@@ -19,6 +19,9 @@
 /// else (keep and copy modes, another file system, content the catalog or the group
 /// already holds) is filed afterwards, one at a time, by `Filer.file`.
 extension Filer {
+    /// From this many files on, a group's durability is one `syncfs` per step.
+    static let syncfsGroupSize = 8
+
     /// One file of a group, read and hashed, its source still open.
     private struct Inspected {
         var index: Int
@@ -107,17 +110,33 @@ extension Filer {
         var folders = FolderSyncer()
         var placed: [Int] = []  // positions in `group` whose links are made
 
-        // 2–3. Content durable, then the roll link and the album link.
+        // 2. Every file's content durable. A large group pays one `syncfs` (all of it lies
+        //    on the library's file system), which costs far less than an `fsync` per file;
+        //    a small one syncs its own files, so that a single drop never waits for other
+        //    programs' writes to the same disk.
+        let wholeFileSystem = group.count >= Self.syncfsGroupSize
+        do throws(SystemError) {
+            if wholeFileSystem {
+                try Sys.syncFileSystem(containing: layout.root)
+            } else {
+                for item in group { try item.fd.sync() }
+            }
+        } catch {
+            let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)
+            for item in group { results[item.index] = .failure(failure) }
+            return
+        }
+
+        // 3. The roll link and the album link.
         for position in group.indices {
             let item = group[position]
             do throws(FilingError) {
-                try systemCall(item.source) { () throws(SystemError) in try item.fd.sync() }
                 let created = CaptureDates.resolve(
                     embedded: item.info.embeddedDate, fileName: item.source.lastComponent,
                     modificationSeconds: item.status.modificationNanoseconds / 1_000_000_000)
-                let rollPath = try linkIntoRoll(
-                    item.source, name: item.source.lastComponent, created: created, source: item.source,
-                    folders: &folders)
+                let (rollPath, rollFolder) = try linkIntoRoll(
+                    item.source, name: item.source.lastComponent, created: created, source: item.source)
+                folders.touch(rollFolder)
                 group[position].rollPath = rollPath
                 if let album = item.album {
                     do throws(FilingError) {
@@ -143,11 +162,18 @@ extension Filer {
         }
         guard !placed.isEmpty else { return }
 
-        // 4. One fsync per touched folder.
-        if let failure = folders.syncAll() {
+        // 4. Every new folder entry durable: one more `syncfs` for a large group, else one
+        //    `fsync` per touched folder.
+        do throws(SystemError) {
+            if wholeFileSystem {
+                try Sys.syncFileSystem(containing: layout.root)
+            } else if let failure = folders.syncAll() {
+                throw failure
+            }
+        } catch {
             undo(
                 placed, in: group, results: &results,
-                error: FilingError.from(failure, library: layout, source: failure.path ?? layout.root))
+                error: FilingError.from(error, library: layout, source: error.path ?? layout.root))
             return
         }
 
