@@ -27,6 +27,11 @@ import Testing
         #expect(BytePath("/a/").appending("b") == "/a/b")
         #expect(BytePath("/a/b/c").isWithin("/a/b"))
         #expect(!BytePath("/a/bc").isWithin("/a/b"))
+        #expect(BytePath("/a/b").isWithin("/a/b/"))
+        #expect(BytePath("/a/b/").isWithin("/a/b"))
+        #expect(BytePath("/x").isWithin("/"))
+        #expect(BytePath("/a//b/c").isWithin("/a/b"))
+        #expect(!BytePath("/a").isWithin("/a/b"))
     }
 }
 

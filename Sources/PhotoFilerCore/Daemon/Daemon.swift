@@ -16,7 +16,7 @@ public final class Daemon: @unchecked Sendable {
     static let libraryEventDelay: DispatchTimeInterval = .milliseconds(250)
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
     /// before signals and events get a chance.
-    static let filesPerTurn = 64
+    static let filesPerTurn = 256
     /// How often Recently Deleted is purged while running.
     static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 

@@ -52,9 +52,8 @@ public struct LogFormat: Hashable, Sendable {
     /// A message as exactly one line: control characters (a newline in a file name,
     /// say) are escaped, so no file name can split or forge a log line.
     static func oneLine(_ message: String) -> String {
-        guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return message
-        }
+        // Fast path: control characters are C0 (< 0x20), DEL, or C1 (UTF-8 lead byte 0xC2).
+        guard message.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return message }
         var result = ""
         for scalar in message.unicodeScalars {
             switch scalar {

@@ -90,10 +90,19 @@ public struct BytePath: Hashable, Sendable, Comparable {
     }
 
     /// True when `self` is `other` or lies below it (component-wise, no `..` resolution).
+    /// Compares bytes in place: it runs for every event the daemon sees.
     public func isWithin(_ other: BytePath) -> Bool {
-        let mine = components
-        let theirs = other.components
-        return mine.count >= theirs.count && Array(mine.prefix(theirs.count)) == theirs
+        let slash = UInt8(ascii: "/")
+        var base = other.bytes[...]
+        while base.count > 1, base.last == slash { base = base.dropLast() }
+        var path = bytes[...]
+        while path.count > 1, path.last == slash { path = path.dropLast() }
+        if base.firstRange(of: [slash, slash]) != nil || path.firstRange(of: [slash, slash]) != nil {
+            return components.starts(with: other.components)  // an unusual spelling: by components
+        }
+        guard path.starts(with: base) else { return false }
+        if path.count == base.count { return true }
+        return base.last == slash || path[path.startIndex + base.count] == slash
     }
 
     /// The relative path that leads from folder `base` to `self`, both absolute
