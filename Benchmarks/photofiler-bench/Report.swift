@@ -62,18 +62,20 @@ struct Report {
                 target: "0 s, 0 wake-ups",
                 met: (p.idleCPUSeconds ?? 1) == 0 && (p.idleWakeUps ?? 1) == 0),
             Row(
-                figure: "peak RSS after the burst, MB", photofiler: f1(rssMB), target: "≤ 40 MB",
+                figure: "peak RSS after the burst, MB (own memory: RssAnon)",
+                photofiler: "\(f1(rssMB)) (\(f1(Double(p.anonymousRSSKB ?? 0) / 1024)))", target: "≤ 40 MB",
                 met: rssMB <= 40),
             Row(
                 figure: "start-up to READY, \(assets) assets, s", photofiler: f2(startUp.seconds),
                 target: "≤ 1 s",
                 met: startUp.seconds <= 1),
             Row(
-                figure: "RSS at READY, \(assets) assets, MB (peak)",
-                photofiler: "\(f1(Double(startUp.rssKB) / 1024)) (\(f1(Double(startUp.peakRSSKB) / 1024)))",
+                figure: "RSS at READY, \(assets) assets, MB (peak; own memory)",
+                photofiler:
+                    "\(f1(Double(startUp.rssKB) / 1024)) (\(f1(Double(startUp.peakRSSKB) / 1024)); \(f1(Double(startUp.anonymousRSSKB) / 1024)))",
                 target: "≤ 60 MB", met: Double(startUp.peakRSSKB) / 1024 <= 60),
             Row(
-                figure: "list --album --limit 100 --json, \(assets) assets, ms",
+                figure: "list --album --limit 100 --json, \(assets) assets, ms (median of 5, warm)",
                 photofiler: f1(listSeconds * 1000),
                 target: "≤ 50 ms", met: listSeconds <= 0.05),
         ]
@@ -109,6 +111,7 @@ struct Report {
                 ],
             ]
             if let rss = w.peakRSSKB { object["peakRSSKB"] = rss }
+            if let own = w.anonymousRSSKB { object["anonymousRSSKB"] = own }
             if let cpu = w.idleCPUSeconds { object["idleCPUSeconds"] = cpu }
             if let wakeUps = w.idleWakeUps { object["idleWakeUps"] = wakeUps }
             return object
@@ -126,6 +129,7 @@ struct Report {
             "photofiler": watcher(photofiler),
             "largeLibrary": [
                 "startUpSeconds": startUp.seconds, "rssKB": startUp.rssKB, "peakRSSKB": startUp.peakRSSKB,
+                "anonymousRSSKB": startUp.anonymousRSSKB,
                 "listSeconds": listSeconds,
             ],
             "ratios": [

@@ -66,6 +66,8 @@ struct ProcessSample {
     var switchesByThread: [String: Int]
     var rssKB: Int
     var peakRSSKB: Int
+    /// The process's own memory (RssAnon): RSS less the shared libraries' mapped pages.
+    var anonymousRSSKB: Int
 
     static func read(pid: Int32) -> ProcessSample? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -90,7 +92,7 @@ struct ProcessSample {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         return ProcessSample(
             cpuSeconds: cpu, switchesByThread: switches, rssKB: statusField(status, "VmRSS"),
-            peakRSSKB: statusField(status, "VmHWM"))
+            peakRSSKB: statusField(status, "VmHWM"), anonymousRSSKB: statusField(status, "RssAnon"))
     }
 
     /// Wake-ups since `earlier`: threads that ended meanwhile drop out, new ones count whole.

@@ -15,6 +15,8 @@ struct WatcherResult {
     /// rename → inbox copy gone (everything durable, for photofiler), milliseconds.
     var durableLatencies: [Double]
     var peakRSSKB: Int?
+    /// RssAnon at the same moment: the daemon's own memory, libraries' pages left out.
+    var anonymousRSSKB: Int?
     var idleCPUSeconds: Double?
     var idleWakeUps: Int?
 }
@@ -61,7 +63,10 @@ struct WatcherRun {
         var result = WatcherResult(
             seconds: seconds, filesPerSecond: Double(burst.count) / seconds, latencies: [],
             durableLatencies: [])
-        if kind == .photofiler { result.peakRSSKB = ProcessSample.read(pid: child.pid)?.peakRSSKB }
+        if kind == .photofiler, let sample = ProcessSample.read(pid: child.pid) {
+            result.peakRSSKB = sample.peakRSSKB
+            result.anonymousRSSKB = sample.anonymousRSSKB
+        }
 
         // Latency: one file at a time on an idle watcher.
         for (path, picture) in stagedDrops {

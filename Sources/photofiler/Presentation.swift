@@ -16,6 +16,7 @@ struct AssetJSON: Encodable {
     var width: Int
     var height: Int
     var orientation: Int
+    var rotation: Int?
     var duration: Double?
     var size: Int64
     var hash: String
@@ -39,7 +40,8 @@ struct AssetJSON: Encodable {
         added = DateText.iso8601UTC(asset.addedAt)
         width = asset.info.displayWidth
         height = asset.info.displayHeight
-        orientation = asset.info.orientation
+        orientation = asset.info.exifOrientation
+        rotation = asset.info.rotation
         duration = asset.info.duration
         size = asset.size
         hash = asset.hash

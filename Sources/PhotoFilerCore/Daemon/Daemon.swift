@@ -122,8 +122,8 @@ public final class Daemon: @unchecked Sendable {
         let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(separator: ", ")
         log.info(
             "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued.")
-        notifier.ready(status: statusLine())
         Sys.returnFreeMemory()
+        notifier.ready(status: statusLine())
         if found >= BacklogProgress.threshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
             progress = BacklogProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())

@@ -39,6 +39,20 @@ public struct MediaInfo: Sendable, Equatable {
         self.frameCount = frameCount
     }
 
+    /// The EXIF orientation SPEC reports: a video has none (1); its turn is `rotation`.
+    public var exifOrientation: Int { mediaType == .video ? 1 : orientation }
+
+    /// A video's display rotation in degrees clockwise (0, 90, 180, 270); nil for images.
+    public var rotation: Int? {
+        guard mediaType == .video else { return nil }
+        switch orientation {
+        case 6: return 90
+        case 3: return 180
+        case 8: return 270
+        default: return 0
+        }
+    }
+
     /// True when a viewer turns the picture a quarter (orientations 5–8).
     public var isQuarterTurned: Bool { (5...8).contains(orientation) }
 
