@@ -37,7 +37,8 @@ let package = Package(
         .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
         // `make bench`: photofiler against the floor and a shell recipe (Benchmarks/README.md).
         .executableTarget(
-            name: "photofiler-bench", dependencies: ["PhotoFilerCore", "CVips", "CGExiv2", "CCrypto", "CSQLite"],
+            name: "photofiler-bench",
+            dependencies: ["PhotoFilerCore", "CVips", "CGExiv2", "CCrypto", "CSQLite"],
             path: "Benchmarks/photofiler-bench"),
         // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
         .executableTarget(name: "photofiler-fuzz", dependencies: ["PhotoFilerCore"]),

@@ -67,7 +67,8 @@ public final class PhotoLibrary {
                     + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
                     + "catalog and start empty.")
         } catch {
-            log.error("The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
+            log.error(
+                "The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
         }
     }
 
@@ -85,14 +86,18 @@ public final class PhotoLibrary {
             let target = try filer.systemCall(path) { () throws(SystemError) in try Sys.readLink(path) }
             let absolute = LibraryLayout.normalize(target.isAbsolute ? target : path.parent.appending(target))
             if let relative = layout.relative(absolute),
-                let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(rollPath: relative) })
+                let asset = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.asset(rollPath: relative)
+                })
             {
                 return asset
             }
             return try assetByContent(absolute)
         }
         if let relative = layout.relative(path),
-            let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(rollPath: relative) })
+            let asset = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.asset(rollPath: relative)
+            })
         {
             return asset
         }
@@ -119,9 +124,11 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason):
-            return "The library folder '\(path.display)' cannot be created (\(reason.message)); choose another with --library or fix its permissions."
+            return
+                "The library folder '\(path.display)' cannot be created (\(reason.message)); choose another with --library or fix its permissions."
         case .notWritable(let path):
-            return "The library '\(path.display)' is not writable; fix its permissions or choose another with --library."
+            return
+                "The library '\(path.display)' is not writable; fix its permissions or choose another with --library."
         case .catalog(let error):
             return error.description
         case .media(let error):

@@ -66,7 +66,9 @@ struct Arguments {
     mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try string(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("The option \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+            throw UsageError(
+                "The option \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'."
+            )
         }
         return number
     }

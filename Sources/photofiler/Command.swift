@@ -38,7 +38,8 @@ struct Context {
 
     /// Runs `body` for each id, reporting each failure and going on with the rest;
     /// exit status 1 when any failed.
-    func forEachAsset(_ ids: [AssetID], _ body: (PhotoLibrary, AssetID) throws(FilingError) -> Void) -> Int32 {
+    func forEachAsset(_ ids: [AssetID], _ body: (PhotoLibrary, AssetID) throws(FilingError) -> Void) -> Int32
+    {
         guard let library = openLibrary() else { return 1 }
         var status: Int32 = 0
         for id in ids {
@@ -59,7 +60,9 @@ struct Context {
 
 /// Parses an asset id operand.
 func parseIDs(_ operands: [BytePath], command: String) throws(UsageError) -> [AssetID] {
-    if operands.isEmpty { throw UsageError("Give at least one asset id; see 'photofiler \(command) --help'.") }
+    if operands.isEmpty {
+        throw UsageError("Give at least one asset id; see 'photofiler \(command) --help'.")
+    }
     var ids: [AssetID] = []
     for operand in operands {
         guard let id = AssetID(operand.display), id > 0 else {

@@ -46,7 +46,8 @@ struct AssetJSON: Encodable {
         size = asset.size
         hash = asset.hash
         originalName = asset.originalName.display
-        originalNameBase64 = asset.originalName.isValidUTF8 ? nil : Data(asset.originalName.bytes).base64EncodedString()
+        originalNameBase64 =
+            asset.originalName.isValidUTF8 ? nil : Data(asset.originalName.bytes).base64EncodedString()
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
@@ -106,7 +107,8 @@ enum DateText {
         calendar.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? .gmt
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
         let base = String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0,
+            c.minute ?? 0,
             c.second ?? 0)
         guard let offset else { return base + "Z" }
         let sign = offset < 0 ? "-" : "+"

@@ -3,7 +3,6 @@ import PhotoFilerCore
 
 /// The command line only: parse, call the core, print.
 
-
 let overview = """
     usage: photofiler COMMAND [options]
     Files every new photo or video from apps' export folders into a Roll and per-app albums.
@@ -28,7 +27,8 @@ func runCommandLine() -> Int32 {
         RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self,
     ]
     let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
-    guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help" else {
+    guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"
+    else {
         print(overview)
         return raw.isEmpty ? 2 : 0
     }
@@ -42,7 +42,8 @@ func runCommandLine() -> Int32 {
     }
     let lookup = name == "unfavorite" ? "favorite" : name
     guard let type = commands.first(where: { $0.name == lookup }) else {
-        Logger.standardError(verbose: false).error("Unknown command '\(name)'; run 'photofiler --help' for the list.")
+        Logger.standardError(verbose: false).error(
+            "Unknown command '\(name)'; run 'photofiler --help' for the list.")
         return 2
     }
     var arguments = Arguments(Array(raw.dropFirst()), command: name)

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerCore
-import Testing
 import TestSupport
+import Testing
 
 /// The shortest path through the product: a file saved by the command line, and a
 /// file dropped into a watched inbox.
@@ -25,7 +25,8 @@ import TestSupport
         let folder = try TemporaryFolder()
         let inbox = folder.file("inbox")
         let library = folder.file("library")
-        let daemon = try DaemonProcess(library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"])
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"])
         let staged = folder.file("staged.jpg")
         try copyFile(Binary.packageRoot.appending("examples/pictures/mmexport1701428096000.jpg"), to: staged)
         try Sys.rename(staged, to: inbox.appending("a.jpg"))

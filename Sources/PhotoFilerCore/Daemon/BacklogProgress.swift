@@ -30,10 +30,12 @@ struct BacklogProgress {
         let elapsed = max(now - started, 0.001)
         let rate = Double(done) / elapsed
         if isComplete {
-            return "Start-up backlog done: \(total) file(s) in \(Self.seconds(elapsed)) (\(Int(rate.rounded())) files/s)."
+            return
+                "Start-up backlog done: \(total) file(s) in \(Self.seconds(elapsed)) (\(Int(rate.rounded())) files/s)."
         }
         let left = rate > 0 ? Double(total - done) / rate : 0
-        return "Start-up backlog: \(done) of \(total) file(s), \(Int(rate.rounded())) files/s, about \(Self.seconds(left)) left."
+        return
+            "Start-up backlog: \(done) of \(total) file(s), \(Int(rate.rounded())) files/s, about \(Self.seconds(left)) left."
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -14,7 +14,9 @@ extension Daemon {
         for event in events {
             switch event {
             case .overflow:
-                log.warning("The inotify event queue overflowed; rescanning the inboxes and the library so nothing is missed.")
+                log.warning(
+                    "The inotify event queue overflowed; rescanning the inboxes and the library so nothing is missed."
+                )
                 // In order: the events read before the overflow, then the overflow
                 // (the debouncer forgets its writers, whose closes may be lost),
                 // then the rescan arms every file. Applied after the rescan, a
@@ -43,7 +45,8 @@ extension Daemon {
                 } else if inboxes[path] != nil {
                     missingInboxes.insert(path)
                     watchParentForReappearance(path)
-                    log.warning("The inbox '\(path.display)' was removed; it is watched again when it reappears.")
+                    log.warning(
+                        "The inbox '\(path.display)' was removed; it is watched again when it reappears.")
                     // Made again before the parent's watch existed (`rm -rf inbox;
                     // mkdir inbox`): no event will say so, so look now.
                     if (try? Sys.statusIfExists(path)) ?? nil != nil {

@@ -31,7 +31,9 @@ extension Daemon {
         }
         if !group.isEmpty {
             let results = library.filer.file(batch: group.map(\.request))
-            for (item, result) in zip(group, results) { report(result, path: item.path, album: item.request.album) }
+            for (item, result) in zip(group, results) {
+                report(result, path: item.path, album: item.request.album)
+            }
         }
         if var backlog = progress {
             if let line = backlog.advance(by: group.count, now: Self.seconds()) { log.info(line) }
@@ -48,7 +50,8 @@ extension Daemon {
         if TemporaryName.matches(path) { return nil }
         return FilingRequest(
             source: path, album: inbox.name, origin: inbox.name.value,
-            mode: configuration.effectiveKeep(for: inbox) ? .keep : .move, link: configuration.effectiveLink(for: inbox))
+            mode: configuration.effectiveKeep(for: inbox) ? .keep : .move,
+            link: configuration.effectiveLink(for: inbox))
     }
 
     /// Logs what filing `path` did (or handles its failure).
@@ -71,10 +74,13 @@ extension Daemon {
             log.info("Filed '\(path.display)' → '\(rollPath)' (album \(albumName)).")
         case .duplicate(let joined):
             log.info(
-                "'\(path.display)' is already asset \(asset.id) ('\(rollPath)')\(joined ? "; added to the album \(albumName)" : "; nothing new to file").")
+                "'\(path.display)' is already asset \(asset.id) ('\(rollPath)')\(joined ? "; added to the album \(albumName)" : "; nothing new to file")."
+            )
         case .restored:
             filedCount += 1
-            log.info("'\(path.display)' brought asset \(asset.id) back from Recently Deleted → '\(rollPath)' (album \(albumName)).")
+            log.info(
+                "'\(path.display)' brought asset \(asset.id) back from Recently Deleted → '\(rollPath)' (album \(albumName))."
+            )
         case .alreadySeen:
             break
         }

@@ -19,21 +19,30 @@ extension Daemon {
 
     func libraryPathRemoved(_ path: BytePath) {
         let layout = library.layout
-        guard let relative = layout.relative(path), (try? Sys.statusIfExists(path)) ?? nil == nil else { return }
+        guard let relative = layout.relative(path), (try? Sys.statusIfExists(path)) ?? nil == nil else {
+            return
+        }
         let parts = relative.components
         do {
             if parts.first == LibraryLayout.rollFolderName {
-                guard let asset = try library.catalog.asset(rollPath: relative), !asset.isDeleted else { return }
+                guard let asset = try library.catalog.asset(rollPath: relative), !asset.isDeleted else {
+                    return
+                }
                 try library.lifecycle.rollFileRemoved(asset)
-                log.info("The roll file '\(path.display)' was removed; asset \(asset.id) left every album and is marked deleted.")
+                log.info(
+                    "The roll file '\(path.display)' was removed; asset \(asset.id) left every album and is marked deleted."
+                )
             } else if parts.first == LibraryLayout.albumsFolderName, parts.count == 3 {
-                guard let album = try library.catalog.albums().first(where: { $0.folderName == parts[1] }) else { return }
+                guard let album = try library.catalog.albums().first(where: { $0.folderName == parts[1] })
+                else { return }
                 let memberships = try library.catalog.memberships(inAlbum: album.id)
                 guard let membership = memberships.first(where: { $0.entryName == parts[2] && $0.isActive }),
                     let asset = try library.catalog.asset(id: membership.assetID), !asset.isDeleted
                 else { return }
                 try library.lifecycle.albumEntryRemoved(membership)
-                log.info("'\(path.display)' was removed; asset \(asset.id) left the album \(album.name) (the Roll keeps it).")
+                log.info(
+                    "'\(path.display)' was removed; asset \(asset.id) left the album \(album.name) (the Roll keeps it)."
+                )
             }
         } catch {
             log.error("\(error)")
@@ -57,7 +66,9 @@ extension Daemon {
         do {
             let reconciler = library.reconciler
             let leftovers = try reconciler.removeTemporaryFiles()
-            if leftovers > 0 { log.info("Removed \(leftovers) temporary file(s) left by an interrupted run.") }
+            if leftovers > 0 {
+                log.info("Removed \(leftovers) temporary file(s) left by an interrupted run.")
+            }
             let differences = try reconciler.differences(verifyHashes: false).filter {
                 if case .strayAlbumEntry = $0 { return false }
                 return true
@@ -74,7 +85,9 @@ extension Daemon {
     func purgeRecentlyDeleted() {
         do {
             let purged = try library.lifecycle.purgeExpired()
-            if purged > 0 { log.info("Purged \(purged) asset(s) kept in Recently Deleted for more than 30 days.") }
+            if purged > 0 {
+                log.info("Purged \(purged) asset(s) kept in Recently Deleted for more than 30 days.")
+            }
         } catch {
             log.error("\(error)")
         }

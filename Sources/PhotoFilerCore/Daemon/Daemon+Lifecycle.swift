@@ -9,7 +9,9 @@ extension Daemon {
         dispatchPrecondition(condition: .onQueue(queue))
         stopping = true
         notifier.stopping()
-        log.info("Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start.")
+        log.info(
+            "Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start."
+        )
         exit(0)
     }
 
@@ -45,7 +47,8 @@ extension Daemon {
         log.info("Configuration reloaded: \(inboxes.count) inbox(es).")
     }
 
-    func schedule(every interval: DispatchTimeInterval, enabled: Bool, _ body: @escaping @Sendable () -> Void) {
+    func schedule(every interval: DispatchTimeInterval, enabled: Bool, _ body: @escaping @Sendable () -> Void)
+    {
         guard enabled else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(1))

@@ -111,17 +111,25 @@ public final class Daemon: @unchecked Sendable {
         var found = 0
         for inbox in configuration.inboxes { found += addInbox(inbox) }
 
-        schedule(every: .seconds(max(configuration.effectiveRescanMinutes, 0) * 60), enabled: configuration.effectiveRescanMinutes > 0) {
+        schedule(
+            every: .seconds(max(configuration.effectiveRescanMinutes, 0) * 60),
+            enabled: configuration.effectiveRescanMinutes > 0
+        ) {
             [unowned self] in self.rescanInboxes(reason: "periodic rescan")
         }
         schedule(every: Self.purgeInterval, enabled: true) { [unowned self] in self.purgeRecentlyDeleted() }
         if let ping = notifier.watchdogPingInterval {
-            let milliseconds = Int(ping.components.seconds * 1000 + ping.components.attoseconds / 1_000_000_000_000_000)
-            schedule(every: .milliseconds(max(milliseconds, 100)), enabled: true) { [unowned self] in self.notifier.watchdog() }
+            let milliseconds = Int(
+                ping.components.seconds * 1000 + ping.components.attoseconds / 1_000_000_000_000_000)
+            schedule(every: .milliseconds(max(milliseconds, 100)), enabled: true) { [unowned self] in
+                self.notifier.watchdog()
+            }
         }
-        let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(separator: ", ")
+        let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(
+            separator: ", ")
         log.info(
-            "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued.")
+            "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
+        )
         Sys.returnFreeMemory()
         notifier.ready(status: statusLine())
         if found >= BacklogProgress.threshold {
@@ -139,7 +147,9 @@ public final class Daemon: @unchecked Sendable {
         do {
             try Sys.makeDirectories(root)
         } catch {
-            log.error("The inbox folder '\(root.display)' cannot be created (\(error.errno.message)); create it or fix its permissions.")
+            log.error(
+                "The inbox folder '\(root.display)' cannot be created (\(error.errno.message)); create it or fix its permissions."
+            )
         }
         return watchInbox(root)
     }
@@ -149,7 +159,9 @@ public final class Daemon: @unchecked Sendable {
             try watcher.watch(directory: root, excluding: [library.layout.root])
             missingInboxes.remove(root)
             let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
-            if files.count > 300 { log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.") }
+            if files.count > 300 {
+                log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
+            }
             debounce.found(files)
             return files.count
         } catch {
@@ -167,7 +179,9 @@ public final class Daemon: @unchecked Sendable {
         do {
             try watcher.watchFolderOnly(root.parent)
         } catch {
-            log.warning("'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan.")
+            log.warning(
+                "'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan."
+            )
         }
     }
 }

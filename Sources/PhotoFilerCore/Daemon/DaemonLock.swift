@@ -76,7 +76,7 @@ public final class DaemonLock: Sendable {
             _ = try Sys.checkCount("pwrite", path) {
                 text.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress, $0.count, 0) }
             }
-        } catch where error.errno.isOutOfSpace {
+        } catch  where error.errno.isOutOfSpace {
             // The lock is the flock; the pid is only for a second daemon's message. A
             // full disk must not keep the daemon from starting (it retries filing).
         }

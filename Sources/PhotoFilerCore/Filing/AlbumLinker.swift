@@ -56,7 +56,10 @@ final class AlbumLinker {
                 return try NameAllocator.allocate(preferred: preferred) { (name) throws(SystemError) in
                     try Sys.link(target, to: folder.appending(name))
                 }
-            } catch where error.errno == .crossDevice || error.errno == .notPermitted || error.errno == .tooManyLinks {
+            } catch
+                where error.errno == .crossDevice || error.errno == .notPermitted
+                || error.errno == .tooManyLinks
+            {
                 log.info(
                     "The album folder '\(folder.display)' cannot hold a hard link to '\(target.display)' (\(error.errno.message)); a symbolic link is used instead."
                 )

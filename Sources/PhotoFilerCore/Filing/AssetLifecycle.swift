@@ -68,7 +68,9 @@ public struct AssetLifecycle {
     }
 
     /// Recreates the album entries of a restored asset (plus `extraAlbum`) and records it.
-    func relinkAndRecordRestore(_ asset: AssetRecord, extraAlbum: AlbumRecord?, link: LinkKind, source: BytePath)
+    func relinkAndRecordRestore(
+        _ asset: AssetRecord, extraAlbum: AlbumRecord?, link: LinkKind, source: BytePath
+    )
         throws(FilingError)
     {
         let memberships = try filer.catalogCall { () throws(CatalogError) in
@@ -76,13 +78,20 @@ public struct AssetLifecycle {
         }
         var entries: [(AlbumID, BytePath)] = []
         for membership in memberships where membership.isActive {
-            guard let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(id: membership.albumID) })
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
             else { continue }
-            entries.append((album.id, try filer.linkAndSync(asset.rollPath, into: album, kind: link, source: source)))
+            entries.append(
+                (album.id, try filer.linkAndSync(asset.rollPath, into: album, kind: link, source: source)))
         }
         if let extraAlbum, !memberships.contains(where: { $0.albumID == extraAlbum.id && $0.isActive }) {
             entries.append(
-                (extraAlbum.id, try filer.linkAndSync(asset.rollPath, into: extraAlbum, kind: link, source: source)))
+                (
+                    extraAlbum.id,
+                    try filer.linkAndSync(asset.rollPath, into: extraAlbum, kind: link, source: source)
+                ))
         }
         let now = filer.now()
         try filer.catalogCall { () throws(CatalogError) in
@@ -99,7 +108,9 @@ public struct AssetLifecycle {
     public func removeFromAlbum(_ id: AssetID, album name: AlbumName) throws(FilingError) {
         let asset = try existing(id)
         guard
-            let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(named: name.value) }),
+            let album = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.album(named: name.value)
+            }),
             let membership = try filer.catalogCall({ () throws(CatalogError) in
                 try catalog.membership(asset: asset.id, album: album.id)
             }), membership.isActive
@@ -158,7 +169,10 @@ public struct AssetLifecycle {
             try catalog.memberships(ofAsset: asset.id)
         }
         for membership in memberships where membership.isActive {
-            guard let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(id: membership.albumID) })
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
             else { continue }
             try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
                 try filer.albums.unlinkEntry(membership.entryName, in: album)
@@ -167,7 +181,8 @@ public struct AssetLifecycle {
     }
 
     private func existing(_ id: AssetID) throws(FilingError) -> AssetRecord {
-        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }) else {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else {
             throw .unknownAsset(id: id)
         }
         return asset

@@ -25,7 +25,9 @@ public final class Filer {
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
 
-    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader? = nil, log: Logger) throws(SystemError) {
+    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader? = nil, log: Logger)
+        throws(SystemError)
+    {
         self.layout = layout
         self.catalog = catalog
         self.mediaReader = media
@@ -66,7 +68,9 @@ public final class Filer {
         let hashed: (hash: String, size: Int64)
         if needsCopy {
             let path = nextTemporaryPath()
-            let out = try systemCall(source) { () throws(SystemError) in try Sys.createExclusive(path, mode: 0o644) }
+            let out = try systemCall(source) { () throws(SystemError) in
+                try Sys.createExclusive(path, mode: 0o644)
+            }
             temporary = path
             defer { out.close() }
             hashed = try systemCall(source) { () throws(SystemError) in
@@ -77,7 +81,9 @@ public final class Filer {
         }
 
         try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
-        let album = try request.album.map { (name) throws(FilingError) in try albums.album(named: name, now: now()) }
+        let album = try request.album.map { (name) throws(FilingError) in
+            try albums.album(named: name, now: now())
+        }
 
         let existing = try catalogCall { () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }
         let result: FilingResult
@@ -96,16 +102,19 @@ public final class Filer {
             let created = CaptureDates.resolve(
                 embedded: info.embeddedDate, fileName: source.lastComponent,
                 modificationSeconds: before.modificationNanoseconds / 1_000_000_000)
-            let rollPath = try placeInRoll(bytes, name: source.lastComponent, created: created, source: source)
+            let rollPath = try placeInRoll(
+                bytes, name: source.lastComponent, created: created, source: source)
             if let temporary {
                 try? Sys.unlink(temporary)
             }
             temporary = nil
             if let existing {
-                result = try restore(existing, rollPath: rollPath, album: album, request: request, source: source)
+                result = try restore(
+                    existing, rollPath: rollPath, album: album, request: request, source: source)
             } else {
                 let asset = AssetRecord(
-                    id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created, addedAt: now(),
+                    id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created,
+                    addedAt: now(),
                     size: hashed.size, originalName: source.lastComponent, sourceInbox: request.origin)
                 do {
                     result = try record(asset, album: album, request: request, source: source, stat: before)
@@ -122,7 +131,8 @@ public final class Filer {
             if let id = result.asset?.id {
                 try catalogCall { () throws(CatalogError) in
                     try catalog.recordSource(
-                        path: source, size: before.size, modificationNanoseconds: before.modificationNanoseconds,
+                        path: source, size: before.size,
+                        modificationNanoseconds: before.modificationNanoseconds,
                         asset: id)
                 }
             }
@@ -130,10 +140,11 @@ public final class Filer {
         if request.mode == .move {
             do {
                 try Sys.unlink(source)
-            } catch where error.errno == .noSuchFile {
+            } catch  where error.errno == .noSuchFile {
             } catch {
                 log.warning(
-                    "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand.")
+                    "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
+                )
             }
         }
         return result
@@ -192,7 +203,8 @@ public final class Filer {
                     }
                     if request.mode == .keep {
                         try catalog.recordSource(
-                            path: source, size: stat.size, modificationNanoseconds: stat.modificationNanoseconds,
+                            path: source, size: stat.size,
+                            modificationNanoseconds: stat.modificationNanoseconds,
                             asset: asset.id)
                     }
                 }
@@ -208,10 +220,14 @@ public final class Filer {
 
     /// Known content: joins the album unless already a member (or, from a keep-mode
     /// inbox, unless the user took it out of that album).
-    private func joinDuplicate(_ asset: AssetRecord, album: AlbumRecord?, request: FilingRequest, source: BytePath)
+    private func joinDuplicate(
+        _ asset: AssetRecord, album: AlbumRecord?, request: FilingRequest, source: BytePath
+    )
         throws(FilingError) -> FilingResult
     {
-        guard let album else { return FilingResult(outcome: .duplicate(joinedAlbum: false), asset: asset, album: nil) }
+        guard let album else {
+            return FilingResult(outcome: .duplicate(joinedAlbum: false), asset: asset, album: nil)
+        }
         let membership = try catalogCall { () throws(CatalogError) in
             try catalog.membership(asset: asset.id, album: album.id)
         }
@@ -228,7 +244,8 @@ public final class Filer {
     /// The content of a deleted asset came back at `rollPath`: the asset is restored,
     /// with its old album entries and the new album.
     private func restore(
-        _ asset: AssetRecord, rollPath: BytePath, album: AlbumRecord?, request: FilingRequest, source: BytePath
+        _ asset: AssetRecord, rollPath: BytePath, album: AlbumRecord?, request: FilingRequest,
+        source: BytePath
     ) throws(FilingError) -> FilingResult {
         var asset = asset
         asset.rollPath = rollPath
@@ -238,7 +255,8 @@ public final class Filer {
         let lifecycle = AssetLifecycle(filer: self)
         try lifecycle.relinkAndRecordRestore(asset, extraAlbum: album, link: request.link, source: source)
         if let oldTrash { try? Sys.unlink(layout.absolute(oldTrash)) }
-        let refreshed = try catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) } ?? asset
+        let refreshed =
+            try catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) } ?? asset
         return FilingResult(outcome: .restored, asset: refreshed, album: album)
     }
 
@@ -265,7 +283,9 @@ public final class Filer {
         }
         do throws(FilingError) {
             let status = try systemCall(source) { () throws(SystemError) in try fd.status() }
-            guard status.isRegularFile else { throw FilingError.notRegularFile(path: source, kind: status.kind) }
+            guard status.isRegularFile else {
+                throw FilingError.notRegularFile(path: source, kind: status.kind)
+            }
             if status.size == 0 { throw FilingError.media(.empty(path: source)) }
             return (source, fd, status)
         } catch {

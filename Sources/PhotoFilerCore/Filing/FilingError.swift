@@ -39,22 +39,28 @@ extension FilingError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .notRegularFile(let path, let kind):
-            return "'\(path.display)' is \(kind.article), not a regular file; it is left alone: put the file itself in the inbox."
+            return
+                "'\(path.display)' is \(kind.article), not a regular file; it is left alone: put the file itself in the inbox."
         case .symbolicLink(let path):
-            return "'\(path.display)' is a symbolic link, which photofiler never follows; put the file itself in the inbox."
+            return
+                "'\(path.display)' is a symbolic link, which photofiler never follows; put the file itself in the inbox."
         case .vanished(let path):
-            return "'\(path.display)' disappeared before it could be filed; nothing to do unless it was moved by mistake."
+            return
+                "'\(path.display)' disappeared before it could be filed; nothing to do unless it was moved by mistake."
         case .insideLibrary(let path):
-            return "'\(path.display)' is inside the library itself; only files from outside the library can be filed."
+            return
+                "'\(path.display)' is inside the library itself; only files from outside the library can be filed."
         case .changedWhileFiling(let path):
-            return "'\(path.display)' changed while it was being filed; it is left in place and filed once its writer is done."
+            return
+                "'\(path.display)' changed while it was being filed; it is left in place and filed once its writer is done."
         case .media(let error):
             return error.description
         case .outOfSpace(let path, let library):
             return
                 "The disk holding the library '\(library.display)' is full, so '\(path.display)' stays where it is; free some space and it is filed."
         case .permissionDenied(let path, let call):
-            return "Permission denied (\(call)) on '\(path.display)'; give photofiler read access to the inbox and write access to the library."
+            return
+                "Permission denied (\(call)) on '\(path.display)'; give photofiler read access to the inbox and write access to the library."
         case .badAlbumName(let problem):
             return problem.description
         case .unknownAsset(let id):

@@ -25,9 +25,13 @@ public struct Reconciler {
             }
             if verifyHashes || status.size != asset.size {
                 let actual = try hash(asset.rollPath)
-                let recorded = try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) }?.hash
+                let recorded = try filer.catalogCall { () throws(CatalogError) in
+                    try catalog.asset(id: asset.id)
+                }?.hash
                 if let recorded, actual != recorded {
-                    result.append(.wrongHash(asset: asset.id, rollPath: asset.rollPath, recorded: recorded, actual: actual))
+                    result.append(
+                        .wrongHash(
+                            asset: asset.id, rollPath: asset.rollPath, recorded: recorded, actual: actual))
                 }
             }
         }
@@ -63,7 +67,9 @@ public struct Reconciler {
             case .rollFileWithoutRow, .strayAlbumEntry:
                 continue
             case .missingRollFile(let id, let rollPath):
-                guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }),
+                guard
+                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
+                    ),
                     asset.rollPath == rollPath, !asset.isDeleted
                 else { continue }  // adopted above under a new path
                 try lifecycle.rollFileRemoved(asset)
@@ -71,9 +77,14 @@ public struct Reconciler {
                 let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
                     try Sys.status(layout.absolute(rollPath)).size
                 }
-                try filer.catalogCall { () throws(CatalogError) in try catalog.setContent(of: id, hash: actual, size: size) }
+                try filer.catalogCall { () throws(CatalogError) in
+                    try catalog.setContent(of: id, hash: actual, size: size)
+                }
             case .membershipWithoutLink(let asset, let album, _):
-                guard let record = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(named: album) })
+                guard
+                    let record = try filer.catalogCall({ () throws(CatalogError) in
+                        try catalog.album(named: album)
+                    })
                 else { continue }
                 try filer.catalogCall { () throws(CatalogError) in
                     try catalog.endMembership(asset: asset, album: record.id, at: filer.now())
@@ -81,7 +92,8 @@ public struct Reconciler {
             case .linkWithoutMembership(let asset, let folder, let entry):
                 guard let album = try albumForFolder(folder) else { continue }
                 try filer.catalogCall { () throws(CatalogError) in
-                    try catalog.addMembership(asset: asset, album: album.id, entryName: entry, at: filer.now())
+                    try catalog.addMembership(
+                        asset: asset, album: album.id, entryName: entry, at: filer.now())
                 }
             }
             mended += 1
@@ -119,7 +131,7 @@ public struct Reconciler {
             let entries: [Sys.DirectoryEntry]
             do {
                 entries = try Sys.listDirectory(layout.absolute(folder))
-            } catch where error.errno == .noSuchFile {
+            } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
                 throw FilingError.from(error, library: layout, source: layout.absolute(folder))
@@ -152,7 +164,8 @@ public struct Reconciler {
         func asset(behind entry: BytePath) -> AssetFootprint? {
             if live == nil {
                 live = Dictionary(
-                    assets.filter { !$0.isDeleted }.map { ($0.rollPath, $0) }, uniquingKeysWith: { a, _ in a })
+                    assets.filter { !$0.isDeleted }.map { ($0.rollPath, $0) }, uniquingKeysWith: { a, _ in a }
+                )
                 byInode = Dictionary(disk.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
             }
             guard let rollPath = resolve(entry: entry, byInode: byInode!) else { return nil }
@@ -167,12 +180,17 @@ public struct Reconciler {
             let folderPath = layout.albums.appending(folder)
             guard (try? Sys.status(folderPath))?.isDirectory == true else { continue }
             let album = albumsByFolder[folder]
-            let memberships = try album.map { (album) throws(FilingError) in
-                try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(inAlbum: album.id) }
-            } ?? []
+            let memberships =
+                try album.map { (album) throws(FilingError) in
+                    try filer.catalogCall { () throws(CatalogError) in
+                        try catalog.memberships(inAlbum: album.id)
+                    }
+                } ?? []
             let activeByEntry = Dictionary(
                 memberships.filter(\.isActive).map { ($0.entryName, $0) }, uniquingKeysWith: { a, _ in a })
-            let entries = try filer.systemCall(folderPath) { () throws(SystemError) in try Sys.listDirectory(folderPath) }
+            let entries = try filer.systemCall(folderPath) { () throws(SystemError) in
+                try Sys.listDirectory(folderPath)
+            }
             var present = Set<BytePath>()
             var found: [Difference] = []
             // Unsorted: 100,000 entries at start-up; only the differences are sorted.
@@ -193,21 +211,26 @@ public struct Reconciler {
             }
             result += found.sorted { $0.description < $1.description }
             if let album {
-                for membership in memberships where membership.isActive && !present.contains(membership.entryName) {
+                for membership in memberships
+                where membership.isActive && !present.contains(membership.entryName) {
                     guard liveIDs.contains(membership.assetID) else { continue }
                     result.append(
-                        .membershipWithoutLink(asset: membership.assetID, album: album.name, entryName: membership.entryName))
+                        .membershipWithoutLink(
+                            asset: membership.assetID, album: album.name, entryName: membership.entryName))
                 }
             }
         }
         // Albums whose folder is gone entirely.
         let folderNames = Set(folders.map(\.name))
         for album in albums where !folderNames.contains(album.folderName) {
-            let memberships = try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(inAlbum: album.id) }
+            let memberships = try filer.catalogCall { () throws(CatalogError) in
+                try catalog.memberships(inAlbum: album.id)
+            }
             for membership in memberships where membership.isActive {
                 guard liveIDs.contains(membership.assetID) else { continue }
                 result.append(
-                    .membershipWithoutLink(asset: membership.assetID, album: album.name, entryName: membership.entryName))
+                    .membershipWithoutLink(
+                        asset: membership.assetID, album: album.name, entryName: membership.entryName))
             }
         }
         return result
@@ -241,8 +264,12 @@ public struct Reconciler {
         let fd = try filer.systemCall(path) { () throws(SystemError) in try Sys.openForReading(path) }
         defer { fd.close() }
         let status = try filer.systemCall(path) { () throws(SystemError) in try fd.status() }
-        let hashed = try filer.systemCall(path) { () throws(SystemError) in try ContentCopier().hash(fd, path: path) }
-        if let existing = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }) {
+        let hashed = try filer.systemCall(path) { () throws(SystemError) in
+            try ContentCopier().hash(fd, path: path)
+        }
+        if let existing = try filer.catalogCall({ () throws(CatalogError) in
+            try catalog.asset(hash: hashed.hash)
+        }) {
             let oldFile = layout.absolute(existing.rollPath)
             let oldPresent = (try? Sys.statusIfExists(oldFile)) != nil
             if existing.isDeleted || !oldPresent {
@@ -273,12 +300,16 @@ public struct Reconciler {
     }
 
     private func albumForFolder(_ folder: BytePath) throws(FilingError) -> AlbumRecord? {
-        if let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.albums() }).first(where: {
-            $0.folderName == folder
-        }) {
+        if let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.albums() }).first(
+            where: {
+                $0.folderName == folder
+            })
+        {
             return album
         }
-        guard let name = try? AlbumName(validating: folder.display), name.folderName == folder else { return nil }
+        guard let name = try? AlbumName(validating: folder.display), name.folderName == folder else {
+            return nil
+        }
         return try filer.albums.album(named: name, now: filer.now())
     }
 }

@@ -22,7 +22,8 @@ public struct AlbumName: Hashable, Sendable, CustomStringConvertible {
             case .containsSlash(let name):
                 return "The album name '\(name)' contains '/'; an album name is one folder name, without '/'."
             case .containsNUL(let name):
-                return "The album name '\(name.replacingOccurrences(of: "\0", with: "\\0"))' contains a NUL byte; remove it."
+                return
+                    "The album name '\(name.replacingOccurrences(of: "\0", with: "\\0"))' contains a NUL byte; remove it."
             case .tooLong(let name):
                 return "The album name '\(name.prefix(40))…' is longer than 255 bytes; choose a shorter one."
             }

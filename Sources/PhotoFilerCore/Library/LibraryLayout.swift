@@ -40,10 +40,13 @@ public struct LibraryLayout: Sendable, Hashable {
 
     /// `Roll/YYYY/MM`, relative, for a capture date shown in its own offset (else `timeZone`).
     public func rollFolder(for date: CaptureDate, timeZone: TimeZone = .current) -> BytePath {
-        let offset = date.utcOffsetSeconds ?? timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
+        let offset =
+            date.utcOffsetSeconds
+            ?? timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
-        let parts = calendar.dateComponents([.year, .month], from: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
+        let parts = calendar.dateComponents(
+            [.year, .month], from: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
         let year = String(format: "%04d", parts.year ?? 1970)
         let month = String(format: "%02d", parts.month ?? 1)
         return Self.rollFolderName.appending(year).appending(month)

@@ -32,7 +32,7 @@ public enum NameAllocator {
             do {
                 try place(candidate)
                 return candidate
-            } catch where error.errno == .exists {
+            } catch  where error.errno == .exists {
                 attempt += 1
                 if attempt > 100_000 { throw error }
             }

@@ -26,7 +26,8 @@ public struct FileDescriptor: Hashable, Sendable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset`, without moving the file position.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) -> Int
+    {
         try Sys.checkCount("pread", nil) { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 

@@ -49,7 +49,8 @@ public enum Sys {
         _ path: BytePath, mode: mode_t = 0o644, in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileDescriptor {
         try FaultInjection.mutating("open") { () throws(SystemError) -> FileDescriptor in
-            try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: mode, in: directory)
+            try open(
+                path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: mode, in: directory)
         }
     }
 
@@ -63,7 +64,8 @@ public enum Sys {
     }
 
     public static func open(
-        _ path: BytePath, flags: CInt, mode: mode_t = 0, in directory: FileDescriptor = .currentWorkingDirectory
+        _ path: BytePath, flags: CInt, mode: mode_t = 0,
+        in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileDescriptor {
         var fd: CInt = -1
         try check("open", path) {
@@ -92,7 +94,7 @@ public enum Sys {
     ) throws(SystemError) -> FileStatus? {
         do {
             return try status(path, followLinks: followLinks, in: directory)
-        } catch where error.errno == .noSuchFile || error.errno == .notDirectory {
+        } catch  where error.errno == .noSuchFile || error.errno == .notDirectory {
             return nil
         }
     }
@@ -177,7 +179,7 @@ public enum Sys {
     ) throws(SystemError) {
         do {
             try unlink(path, in: directory)
-        } catch where error.errno == .noSuchFile {
+        } catch  where error.errno == .noSuchFile {
         }
     }
 
@@ -208,7 +210,7 @@ public enum Sys {
         if parent != path { try makeDirectories(parent, mode: mode) }
         do {
             try makeDirectory(path, mode: mode)
-        } catch where error.errno == .exists {
+        } catch  where error.errno == .exists {
             return false
         }
         return true

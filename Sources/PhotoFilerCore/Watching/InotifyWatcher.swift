@@ -137,7 +137,8 @@ public final class InotifyWatcher: @unchecked Sendable {
         do throws(SystemError) {
             let status = try Sys.status(folder, followLinks: true)
             let wd = try addWatch(folder)
-            table.insert(wd: wd, folder: .init(path: folder, root: folder, device: status.device, inode: status.inode))
+            table.insert(
+                wd: wd, folder: .init(path: folder, root: folder, device: status.device, inode: status.inode))
             shallowRoots.insert(folder)
         } catch {
             if error.errno == .noSpace { throw .watchLimitReached(path: folder) }

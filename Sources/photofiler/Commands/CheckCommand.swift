@@ -27,8 +27,12 @@ struct CheckCommand: Command {
                 let left = try library.reconciler.differences(verifyHashes: false)
                 for difference in left { Output.line(difference.description) }
                 if context.json { Output.json(["repaired": mended, "remaining": left.count]) }
-                context.log.info("Repaired \(mended) difference(s); \(left.count) left (album entries that are not roll assets are never deleted).")
-                return left.contains(where: { if case .strayAlbumEntry = $0 { return false } else { return true } }) ? 1 : 0
+                context.log.info(
+                    "Repaired \(mended) difference(s); \(left.count) left (album entries that are not roll assets are never deleted)."
+                )
+                return left.contains(where: {
+                    if case .strayAlbumEntry = $0 { return false } else { return true }
+                }) ? 1 : 0
             }
             if context.json {
                 Output.json(differences.map(\.description))

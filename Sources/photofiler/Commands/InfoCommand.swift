@@ -22,7 +22,8 @@ struct InfoCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         do {
             guard let asset = try library.asset(matching: reference) else {
-                context.fail("'\(reference.display)' is not an asset of this library; 'photofiler list' shows them.")
+                context.fail(
+                    "'\(reference.display)' is not an asset of this library; 'photofiler list' shows them.")
                 return 1
             }
             let albums = try library.catalog.albumNames(ofAsset: asset.id)
@@ -33,10 +34,13 @@ struct InfoCommand: Command {
                 Output.line("id: \(json.id)")
                 Output.line("path: \(json.path)")
                 Output.line("albums: \(albums.joined(separator: ", "))")
-                Output.line("type: \(json.mediaType) (\(json.mimeType))\(json.subtypes.isEmpty ? "" : ", " + json.subtypes.joined(separator: ", "))")
+                Output.line(
+                    "type: \(json.mediaType) (\(json.mimeType))\(json.subtypes.isEmpty ? "" : ", " + json.subtypes.joined(separator: ", "))"
+                )
                 Output.line("created: \(json.created) (from \(json.createdSource))")
                 Output.line("added: \(json.added)")
-                Output.line("size: \(json.width)x\(json.height), orientation \(json.orientation), \(json.size) bytes")
+                Output.line(
+                    "size: \(json.width)x\(json.height), orientation \(json.orientation), \(json.size) bytes")
                 Output.line("hash: \(json.hash)")
                 Output.line("original name: \(json.originalName)")
                 Output.line("favorite: \(json.favorite ? "yes" : "no")")

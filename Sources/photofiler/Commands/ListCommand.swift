@@ -31,7 +31,8 @@ struct ListCommand: Command {
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
         do {
-            var query = AssetQuery(mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
+            var query = AssetQuery(
+                mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
             if let album {
                 let normalized = album.precomposedStringWithCanonicalMapping
                 if let user = try library.catalog.album(named: normalized) {
@@ -48,14 +49,19 @@ struct ListCommand: Command {
                 var rows: [AssetJSON] = []
                 rows.reserveCapacity(assets.count)
                 for asset in assets {
-                    rows.append(AssetJSON(asset, albums: try library.catalog.albumNames(ofAsset: asset.id), layout: library.layout))
+                    rows.append(
+                        AssetJSON(
+                            asset, albums: try library.catalog.albumNames(ofAsset: asset.id),
+                            layout: library.layout))
                 }
                 Output.json(rows)
             } else {
                 for asset in assets {
                     let created = DateText.iso8601(asset.created)
                     let size = "\(asset.info.displayWidth)x\(asset.info.displayHeight)"
-                    Output.line("\(asset.id)\t\(created)\t\(asset.info.mediaType.rawValue)\t\(size)\t\(library.layout.absolute(asset.rollPath).display)")
+                    Output.line(
+                        "\(asset.id)\t\(created)\t\(asset.info.mediaType.rawValue)\t\(size)\t\(library.layout.absolute(asset.rollPath).display)"
+                    )
                 }
             }
             return 0

@@ -43,7 +43,8 @@ struct RestoreCommand: Command {
     }
 
     func run(_ context: Context) -> Int32 {
-        context.forEachAsset(ids) { (library, id) throws(FilingError) in _ = try library.lifecycle.restore(id) }
+        context.forEachAsset(ids) { (library, id) throws(FilingError) in _ = try library.lifecycle.restore(id)
+        }
     }
 }
 

@@ -39,7 +39,8 @@ struct SaveCommand: Command {
                     Output.line(String(asset.id))
                 }
                 if context.verbose {
-                    context.log.info("'\(file.display)' → '\(asset.rollPath.display)' (\(describe(result.outcome)))")
+                    context.log.info(
+                        "'\(file.display)' → '\(asset.rollPath.display)' (\(describe(result.outcome)))")
                 }
             } catch {
                 context.fail(error.description)

@@ -29,7 +29,8 @@ struct WatchCommand: Command {
         if arguments.flag("--keep") { flags.keep = true }
         let extra = try arguments.operands()
         if !extra.isEmpty {
-            throw UsageError("'watch' takes no operands ('\(extra[0].display)'); give inboxes as --inbox NAME=DIR.")
+            throw UsageError(
+                "'watch' takes no operands ('\(extra[0].display)'); give inboxes as --inbox NAME=DIR.")
         }
         self.flags = flags
     }
@@ -54,7 +55,8 @@ struct WatchCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         if configuration.inboxes.isEmpty {
             context.log.warning(
-                "No inbox is configured; give one with --inbox NAME=DIR or in the config file. Watching the library only.")
+                "No inbox is configured; give one with --inbox NAME=DIR or in the config file. Watching the library only."
+            )
         }
         let configFile = configuration.configFile ?? context.configuration?.configFile
         let flags = self.flags

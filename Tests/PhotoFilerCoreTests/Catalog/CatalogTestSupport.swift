@@ -2,8 +2,6 @@ import Foundation
 
 @testable import PhotoFilerCore
 
-
-
 /// A complete asset whose fields all differ from their defaults, so a
 /// round-trip test notices any column that is dropped or swapped.
 func sampleAsset(

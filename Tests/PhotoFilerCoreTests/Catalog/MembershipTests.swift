@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 @Suite struct CatalogMembershipTests {
     @Test func albumsAreFoundByNameIdAndFolder() throws {

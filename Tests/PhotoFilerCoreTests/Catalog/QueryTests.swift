@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 /// A small library with one asset in each interesting state.
 private struct Fixture {

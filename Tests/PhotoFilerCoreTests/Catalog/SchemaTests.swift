@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 @Suite struct CatalogSchemaTests {
     private func userVersion(_ path: BytePath) throws -> Int {

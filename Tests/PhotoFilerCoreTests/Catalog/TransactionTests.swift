@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 private struct Abort: Error {}
 

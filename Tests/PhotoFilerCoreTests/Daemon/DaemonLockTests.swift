@@ -1,8 +1,8 @@
 import Glibc
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 @Suite struct DaemonLockTests {
     @Test func secondLockOnTheSameLibraryNamesTheFirstPid() throws {

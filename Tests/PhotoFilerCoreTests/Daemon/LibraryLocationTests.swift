@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 @Suite struct LibraryLocationTests {
     let config = Configuration(libraryPath: "/from/config")

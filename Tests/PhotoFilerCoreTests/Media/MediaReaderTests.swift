@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason))
 struct MediaReaderTests {
@@ -212,7 +212,6 @@ struct MediaReaderTests {
         )
     }
 }
-
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason), .serialized)
 struct MediaReaderDetailTests {

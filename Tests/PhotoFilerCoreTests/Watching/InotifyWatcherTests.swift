@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
+import TestSupport
 import Testing
 
 @testable import PhotoFilerCore
-import TestSupport
 
 /// Against real folders. Serialized: libinotifytools allows one watcher per process.
 @Suite(.serialized) struct InotifyWatcherTests {

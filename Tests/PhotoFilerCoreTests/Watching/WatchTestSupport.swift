@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
 import Synchronization
+import TestSupport
 
 @testable import PhotoFilerCore
-import TestSupport
 
 /// Collects a watcher's batches and lets a test wait for a condition on them,
 /// with a generous timeout and no fixed sleeps: each batch wakes the waiter.
@@ -32,8 +32,6 @@ final class EventLog: Sendable {
         wait(timeout: seconds) { $0.contains(event) }
     }
 }
-
-
 
 /// Runs `body` with a started watcher and its log; stops the watcher after.
 func withWatcher(_ body: (InotifyWatcher, EventLog) throws -> Void) throws {

@@ -46,7 +46,8 @@ struct MoveAndLinkTests {
             }
             try #require(result.status == 86, "step \(step): \(result.stderr)")
             crashes += 1
-            guard (try? Sys.status(input)) == nil else { continue }  // the source is still there: nothing lost
+            // The source is still there: nothing lost.
+            guard (try? Sys.status(input)) == nil else { continue }
             let assets = try library.list()
             #expect(assets.count == 1, "step \(step): the source is gone, so the asset must be recorded")
             #expect(assets.first?["albums"] as? [String] == ["QQ"], "step \(step)")

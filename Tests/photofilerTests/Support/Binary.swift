@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
+import TestSupport
 
 @testable import PhotoFilerCore
-import TestSupport
 
 /// The built `photofiler` binary, run the way a user runs it: a separate process,
 /// arguments as bytes (so a non-UTF-8 file name reaches it intact), output
@@ -17,7 +17,9 @@ enum Binary {
 
     /// `.build/debug/photofiler` (or `$PHOTOFILER_BINARY`), built by `swift build --build-tests`.
     static let path: BytePath = {
-        if let override = ProcessInfo.processInfo.environment["PHOTOFILER_BINARY"] { return BytePath(override) }
+        if let override = ProcessInfo.processInfo.environment["PHOTOFILER_BINARY"] {
+            return BytePath(override)
+        }
         let candidates = [".build/debug/photofiler", ".build/x86_64-unknown-linux-gnu/debug/photofiler"]
         for candidate in candidates where (try? Sys.status(packageRoot.appending(candidate))) != nil {
             return packageRoot.appending(candidate)
@@ -112,7 +114,9 @@ final class Spawned {
         }
         var child: pid_t = 0
         let result = posix_spawn(&child, cArguments[0]!, &actions, nil, cArguments, cEnvironment)
-        guard result == 0 else { throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: Binary.path) }
+        guard result == 0 else {
+            throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: Binary.path)
+        }
         pid = child
     }
 
@@ -154,6 +158,7 @@ final class Spawned {
     func signal(_ number: Int32) { kill(pid, number) }
 
     func stdoutBytes() -> [UInt8] { (try? readFile(outputFolder.file("stdout"))) ?? [] }
-    func stderrText() -> String { String(decoding: (try? readFile(outputFolder.file("stderr"))) ?? [], as: UTF8.self) }
+    func stderrText() -> String {
+        String(decoding: (try? readFile(outputFolder.file("stderr"))) ?? [], as: UTF8.self)
+    }
 }
-

@@ -16,7 +16,8 @@ final class DaemonProcess {
 
     /// Starts `photofiler watch --library LIBRARY ARGS…` and waits for READY=1.
     init(
-        library: BytePath, arguments: [String], environment: [String: String] = [:], waitForReady: Bool = true,
+        library: BytePath, arguments: [String], environment: [String: String] = [:],
+        waitForReady: Bool = true,
         readyTimeout: Double = 30, launcher: [String] = []
     ) throws {
         self.library = library
@@ -45,7 +46,8 @@ final class DaemonProcess {
         var env = environment
         env["NOTIFY_SOCKET"] = socketPath.display
         process = try Spawned(
-            arguments: ["watch", "--library", library.display].map { BytePath($0) } + arguments.map { BytePath($0) },
+            arguments: ["watch", "--library", library.display].map { BytePath($0) }
+                + arguments.map { BytePath($0) },
             environment: env, launcher: launcher.map { BytePath($0) })
         if waitForReady {
             guard waitForMessage(timeout: readyTimeout, { $0.contains("READY=1") }) else {
@@ -124,7 +126,8 @@ private final class NotifyReader: @unchecked Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { continue }
-            let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+            let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(
+                String.init)
             lock.withLock { received.append(contentsOf: lines) }
         }
         close(socket)
