@@ -137,16 +137,7 @@ public final class Filer {
                 }
             }
         }
-        if request.mode == .move {
-            do {
-                try Sys.unlink(source)
-            } catch  where error.errno == .noSuchFile {
-            } catch {
-                log.warning(
-                    "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
-                )
-            }
-        }
+        if request.mode == .move { removeSource(source) }
         return result
     }
 
@@ -307,6 +298,18 @@ public final class Filer {
             return try media().read(fd, path: source, size: size)
         } catch {
             throw .media(error)
+        }
+    }
+
+    /// Move mode's last step, once the asset is durable: the inbox copy goes. A
+    /// failure here loses nothing (the file is filed), so it is a warning.
+    func removeSource(_ source: BytePath) {
+        do {
+            try Sys.unlinkIfPresent(source)
+        } catch {
+            log.warning(
+                "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
+            )
         }
     }
 

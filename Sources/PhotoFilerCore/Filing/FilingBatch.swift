@@ -200,17 +200,7 @@ extension Filer {
         }
 
         // 6. Every file of the group is durable: remove the sources.
-        for position in placed {
-            let source = group[position].source
-            do {
-                try Sys.unlink(source)
-            } catch  where error.errno == .noSuchFile {
-            } catch {
-                log.warning(
-                    "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
-                )
-            }
-        }
+        for position in placed { removeSource(group[position].source) }
     }
 
     /// The group could not be made durable: take its links back (best effort; the

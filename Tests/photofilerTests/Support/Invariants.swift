@@ -173,29 +173,11 @@ struct Invariants {
 
     /// Every regular file below `root` (links not followed), leaving out `excluding`.
     static func regularFiles(under root: BytePath, excluding: BytePath?) -> [BytePath] {
-        var result: [BytePath] = []
-        var pending = [root]
-        while let folder = pending.popLast() {
-            for entry in (try? Sys.listDirectory(folder)) ?? [] {
-                let path = folder.appending(entry.name)
-                if let excluding, path == excluding || path.isWithin(excluding) { continue }
-                guard let status = try? Sys.status(path) else { continue }
-                if status.isDirectory {
-                    pending.append(path)
-                } else if status.isRegularFile {
-                    result.append(path)
-                }
-            }
-        }
-        return result
+        TestSupport.regularFiles(under: root, excluding: excluding)
     }
 
     /// SHA-256 of a file's bytes, lowercase hex; nil when it cannot be read.
-    static func hash(_ path: BytePath) -> String? {
-        guard let fd = try? Sys.openForReading(path) else { return nil }
-        defer { fd.close() }
-        return try? ContentCopier().hash(fd, path: path).hash
-    }
+    static func hash(_ path: BytePath) -> String? { try? sha256(of: path) }
 
     static func hash(bytes: [UInt8]) -> String {
         bytes.withUnsafeBytes { ContentHasher.hash($0) }

@@ -76,31 +76,11 @@ struct LibraryContents {
 
     // MARK: Files
 
-    static func files(below folder: BytePath) -> [BytePath] {
-        var result: [BytePath] = []
-        var pending = [folder]
-        while let next = pending.popLast() {
-            for entry in (try? Sys.listDirectory(next)) ?? [] {
-                let path = next.appending(entry.name)
-                switch entry.kind {
-                case .directory: pending.append(path)
-                case .regular: result.append(path)
-                default:
-                    if let status = try? Sys.status(path) {
-                        if status.isDirectory {
-                            pending.append(path)
-                        } else if status.isRegularFile {
-                            result.append(path)
-                        }
-                    }
-                }
-            }
-        }
-        return result
-    }
+    static func files(below folder: BytePath) -> [BytePath] { regularFiles(under: folder) }
 
     /// SHA-256 of a file's bytes (following a symbolic link), nil when unreadable.
     static func hash(_ path: BytePath) -> String? {
+        // Follows a symbolic album entry to its roll file.
         guard let fd = try? Sys.open(path, flags: O_RDONLY | O_CLOEXEC) else { return nil }
         defer { fd.close() }
         return try? ContentHasher.hash(fd)

@@ -95,27 +95,7 @@ final class TestLibrary {
     }
 
     /// Regular files below `folder`, recursively (symbolic links are not followed).
-    static func files(under folder: BytePath) throws -> [BytePath] {
-        guard (try? Sys.status(folder))?.isDirectory == true else { return [] }
-        var result: [BytePath] = []
-        for entry in try Sys.listDirectory(folder) {
-            let path = folder.appending(entry.name)
-            let status = try Sys.status(path)
-            if status.isDirectory {
-                result += try files(under: path)
-            } else if status.isRegularFile {
-                result.append(path)
-            }
-        }
-        return result.sorted()
-    }
-}
-
-/// SHA-256 of a file, lowercase hex.
-func sha256(of path: BytePath) throws -> String {
-    let fd = try Sys.openForReading(path)
-    defer { fd.close() }
-    return try ContentHasher.hash(fd)
+    static func files(under folder: BytePath) throws -> [BytePath] { regularFiles(under: folder) }
 }
 
 /// The id of an asset object from `list`/`info --json`.
