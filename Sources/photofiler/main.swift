@@ -58,7 +58,7 @@ func runCommandLine() -> Int32 {
         let configFile = try arguments.value("--config")
         let command = try type.init(&arguments)
         let configuration = try loadConfiguration(configFile)
-        let log = Logger.standardError(verbose: verbose)
+        let log = Logger.standardError(verbose: verbose, daemon: name == "watch")
         let context = Context(
             libraryFlag: library, configuration: configuration, json: json, verbose: verbose, log: log)
         return command.run(context)

@@ -23,13 +23,13 @@ public final class Logger: Sendable {
     }
 
     /// The logger of a command or the daemon: stderr, debug lines with
-    /// `--verbose`, timestamps unless journald is the reader.
+    /// `--verbose`. The daemon's lines carry timestamps unless journald (which adds
+    /// its own) is the reader; a command's one-sentence errors carry none.
     public static func standardError(
-        verbose: Bool, environment: [String: String] = ProcessEnvironment.current
+        verbose: Bool, daemon: Bool = false, environment: [String: String] = ProcessEnvironment.current
     ) -> Logger {
-        Logger(
-            minimumLevel: verbose ? .debug : .info, format: .forStandardError(environment: environment),
-            sink: StandardErrorSink())
+        let format: LogFormat = daemon ? .forStandardError(environment: environment) : .plain
+        return Logger(minimumLevel: verbose ? .debug : .info, format: format, sink: StandardErrorSink())
     }
 
     /// A logger that keeps its lines, without timestamps, for tests.

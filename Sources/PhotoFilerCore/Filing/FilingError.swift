@@ -46,7 +46,7 @@ extension FilingError: CustomStringConvertible {
                 "'\(path.display)' is a symbolic link, which photofiler never follows; put the file itself in the inbox."
         case .vanished(let path):
             return
-                "'\(path.display)' disappeared before it could be filed; nothing to do unless it was moved by mistake."
+                "'\(path.display)' does not exist (moved or deleted before it could be filed); check the path."
         case .insideLibrary(let path):
             return
                 "'\(path.display)' is inside the library itself; only files from outside the library can be filed."
