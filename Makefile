@@ -4,6 +4,9 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+# Where systemd looks for user units: $(PREFIX)/lib/systemd/user for a system-wide
+# install; ~/.local/share/systemd/user for PREFIX=~/.local.
+SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
@@ -42,12 +45,12 @@ bench: deps
 
 install: release
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
-	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/photofiler.service
+	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
+	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(PREFIX)/lib/systemd/user/photofiler.service
+	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
 
 format:
