@@ -61,7 +61,7 @@ extension Daemon {
         switch outcome {
         case .success(let value):
             result = value
-            reported.remove("space")  // room again: a later full disk is reported anew
+            reported.remove("shortage")  // room again: a later full disk is reported anew
         case .failure(let error):
             handleFailure(error, path: path)
             return
@@ -98,9 +98,9 @@ extension Daemon {
         case .changedWhileFiling:
             debounce.found([path])
             return
-        case .outOfSpace:
+        case _ where error.shortage != nil:
             lastError = error.description
-            if reported.insert("space").inserted { log.error(error.description) }
+            if reported.insert("shortage").inserted { log.error(error.description) }
             // Keep it and retry soon: filing resumes by itself once there is room.
             if workSet.insert(path).inserted { work.insert(path, at: 0) }
             scheduleRetry()

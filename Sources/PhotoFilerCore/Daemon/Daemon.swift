@@ -15,8 +15,9 @@ public final class Daemon: @unchecked Sendable {
     /// `photofiler rm` in another process has committed its own change first.
     static let libraryEventDelay: DispatchTimeInterval = .milliseconds(250)
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
-    /// before signals and events get a chance.
-    static let filesPerTurn = 256
+    /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
+    /// also held to a quarter of the descriptor limit (`ulimit -n`).
+    static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
     /// How often Recently Deleted is purged while running.
     static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why one file was not filed. Each case names the file; `description` is one
 /// sentence with the fix. In every case the source is left where it was.
 public enum FilingError: Error, Sendable {
@@ -25,12 +27,18 @@ public enum FilingError: Error, Sendable {
     case system(SystemError)
     case catalog(CatalogError)
 
-    /// True when trying again later may succeed without the user doing anything
-    /// (a writer still busy, a full disk that gets room).
-    public var isTransient: Bool {
+    /// A resource the whole process ran out of: every file would fail the same way
+    /// until it comes back, so the daemon keeps the file, says so once and retries.
+    public enum Shortage: String, Sendable {
+        case diskSpace, descriptors
+    }
+
+    public var shortage: Shortage? {
         switch self {
-        case .changedWhileFiling, .outOfSpace: return true
-        default: return false
+        case .outOfSpace: return .diskSpace
+        case .system(let error) where error.errno == .tooManyOpenFiles || error.errno.rawValue == ENFILE:
+            return .descriptors
+        default: return nil
         }
     }
 }

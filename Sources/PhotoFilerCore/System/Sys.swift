@@ -118,6 +118,13 @@ public enum Sys {
         path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) == 0 }
     }
 
+    /// The soft limit on open descriptors (`ulimit -n`), or nil when it cannot be read.
+    public static func openFileLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
     // MARK: Mutating calls
 
     /// `linkat` without following links: fails with EEXIST rather than replace.
