@@ -33,7 +33,7 @@ extension Daemon {
                     "The roll file '\(path.display)' was removed; asset \(asset.id) left every album and is marked deleted."
                 )
             } else if parts.first == LibraryLayout.albumsFolderName, parts.count == 3 {
-                guard let album = try library.catalog.albums().first(where: { $0.folderName == parts[1] })
+                guard let album = try library.catalog.album(folderName: parts[1])
                 else { return }
                 let memberships = try library.catalog.memberships(inAlbum: album.id)
                 guard let membership = memberships.first(where: { $0.entryName == parts[2] && $0.isActive }),

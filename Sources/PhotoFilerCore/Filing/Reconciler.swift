@@ -300,11 +300,7 @@ public struct Reconciler {
     }
 
     private func albumForFolder(_ folder: BytePath) throws(FilingError) -> AlbumRecord? {
-        if let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.albums() }).first(
-            where: {
-                $0.folderName == folder
-            })
-        {
+        if let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(folderName: folder) }) {
             return album
         }
         guard let name = try? AlbumName(validating: folder.display), name.folderName == folder else {
