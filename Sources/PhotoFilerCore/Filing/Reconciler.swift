@@ -300,7 +300,9 @@ public struct Reconciler {
     }
 
     private func albumForFolder(_ folder: BytePath) throws(FilingError) -> AlbumRecord? {
-        if let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(folderName: folder) }) {
+        if let album = try filer.catalogCall({ () throws(CatalogError) in
+            try catalog.album(folderName: folder)
+        }) {
             return album
         }
         guard let name = try? AlbumName(validating: folder.display), name.folderName == folder else {
