@@ -12,36 +12,49 @@ extension Daemon {
         kick()
     }
 
+    /// Starts inspecting the next group unless one is already out: inspection of
+    /// group N+1 (on `inspectionQueue`) overlaps the filing of group N (here).
     func kick() {
-        guard !working, !work.isEmpty, !stopping else { return }
-        working = true
-        queue.async { [self] in fileSome() }
-    }
-
-    /// Files a few paths, then yields the queue (signals, events) and comes back.
-    func fileSome() {
         dispatchPrecondition(condition: .onQueue(queue))
-        working = false
+        guard !inspecting, !held, !stopping, !work.isEmpty else { return }
         // One group per turn: its files share the fsyncs and the catalog commit.
         var group: [(path: BytePath, request: FilingRequest)] = []
-        while group.count < Self.filesPerTurn, !stopping, !work.isEmpty {
+        while group.count < Self.filesPerTurn, !work.isEmpty {
             let path = work.removeFirst()
             workSet.remove(path)
             if let request = request(for: path) { group.append((path, request)) }
         }
-        if !group.isEmpty {
-            let results = library.filer.file(batch: group.map(\.request))
-            for (item, result) in zip(group, results) {
-                report(result, path: item.path, album: item.request.album)
-            }
+        guard !group.isEmpty else { return }
+        inspecting = true
+        let requests = group.map(\.request)
+        let taken = group
+        inspectionQueue.async { @Sendable [unowned self] in
+            // Safe: `inspector` is only ever used on `inspectionQueue`.
+            let inspections = requests.map { self.inspector.inspect($0) }
+            self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
+        }
+    }
+
+    /// Files an inspected group, after sending the next one to be inspected; then
+    /// yields the queue (signals, events) before the next group.
+    func file(_ group: [(path: BytePath, request: FilingRequest)], inspected inspections: [Inspection]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        inspecting = false
+        if stopping {
+            for case .ready(let file) in inspections { file.fd.close() }
+            return
+        }
+        kick()
+        let results = library.filer.file(inspected: inspections, requests: group.map(\.request))
+        for (item, result) in zip(group, results) {
+            report(result, path: item.path, album: item.request.album)
         }
         if var backlog = progress {
             if let line = backlog.advance(by: group.count, now: Self.seconds()) { log.info(line) }
             progress = backlog.isComplete ? nil : backlog
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }
-        if work.isEmpty { notifier.status(statusLine()) }
-        kick()
+        if work.isEmpty && !inspecting { notifier.status(statusLine()) }
     }
 
     /// What filing `path` means, from its inbox's settings; nil when it is no longer to be filed.
@@ -115,13 +128,13 @@ extension Daemon {
 
     func scheduleRetry() {
         guard retryTimer == nil else { return }
-        working = true  // hold the work list until the retry
+        held = true  // hold the work list until the retry
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(5))
         timer.setEventHandler { @Sendable [unowned self] in
             self.retryTimer?.cancel()
             self.retryTimer = nil
-            self.working = false
+            self.held = false
             self.kick()
         }
         retryTimer = timer

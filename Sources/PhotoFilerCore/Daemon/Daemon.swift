@@ -40,7 +40,14 @@ public final class Daemon: @unchecked Sendable {
     /// Settled paths waiting to be filed, in order, without repeats.
     var work: [BytePath] = []
     var workSet: Set<BytePath> = []
-    var working = false
+    /// A group is out on `inspectionQueue` being opened, sniffed and hashed.
+    var inspecting = false
+    /// Filing waits for a retry (a full disk, no descriptors left).
+    var held = false
+    /// Step 1 of filing (open, sniff, hash) runs here, on the second core, while
+    /// `queue` files the previous group. The inspector is used on this queue only.
+    let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
+    var inspector: FileInspector!
     /// Library paths removed (by hand or by another process) to look at.
     var libraryRemovals: Set<BytePath> = []
     var libraryCheckScheduled = false
@@ -97,6 +104,7 @@ public final class Daemon: @unchecked Sendable {
             case .reload: self.reload()
             }
         }
+        inspector = try FileInspector(layout: library.layout)
         watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] events in self.handle(events) }
         debounce = DebounceTimer(
             queue: queue, settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000

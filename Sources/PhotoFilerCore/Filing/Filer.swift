@@ -14,13 +14,10 @@ import Foundation
 public final class Filer {
     public let layout: LibraryLayout
     public let catalog: Catalog
-    /// Opened on first use: commands that only read the catalog (`list`, `albums`)
-    /// never pay for loading libmagic's database, libvips and exiv2.
-    private var mediaReader: MediaReader?
+    /// Opens, checks, sniffs and hashes sources (its media reader opened on first use).
+    let inspector: FileInspector
     let albums: AlbumLinker
     let log: Logger
-    let copier = ContentCopier()
-    let libraryDevice: UInt64
     private var temporaryCounter = 0
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
@@ -30,10 +27,9 @@ public final class Filer {
     {
         self.layout = layout
         self.catalog = catalog
-        self.mediaReader = media
         self.log = log
         self.albums = AlbumLinker(layout: layout, catalog: catalog, log: log)
-        self.libraryDevice = try Sys.status(layout.root, followLinks: true).device
+        self.inspector = try FileInspector(layout: layout, media: media)
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
@@ -45,7 +41,7 @@ public final class Filer {
     }
 
     private func fileOnce(_ request: FilingRequest) throws(FilingError) -> FilingResult {
-        let (source, fd, before) = try openSource(request)
+        let (source, fd, before) = try inspector.openSource(request)
         defer { fd.close() }
 
         if request.mode == .keep {
@@ -57,10 +53,10 @@ public final class Filer {
             if seen { return FilingResult(outcome: .alreadySeen, asset: nil, album: nil) }
         }
 
-        let info = try readMedia(fd, source: source, size: before.size)
+        let info = try inspector.readMedia(fd, source: source, size: before.size)
 
         // A copy is made while hashing, so the file is read once.
-        let needsCopy = mustCopy(request, status: before)
+        let needsCopy = inspector.mustCopy(request, status: before)
         var temporary: BytePath? = nil
         defer {
             if let temporary { try? Sys.unlink(temporary) }
@@ -74,13 +70,15 @@ public final class Filer {
             temporary = path
             defer { out.close() }
             hashed = try systemCall(source) { () throws(SystemError) in
-                try copier.copy(fd, path: source, to: out)
+                try inspector.copier.copy(fd, path: source, to: out)
             }
         } else {
-            hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
+            hashed = try systemCall(source) { () throws(SystemError) in
+                try inspector.copier.hash(fd, path: source)
+            }
         }
 
-        try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
+        try inspector.checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
         let album = try request.album.map { (name) throws(FilingError) in
             try albums.album(named: name, now: now())
         }
@@ -251,55 +249,7 @@ public final class Filer {
         return FilingResult(outcome: .restored, asset: refreshed, album: album)
     }
 
-    // MARK: Steps shared with `file(batch:)`
-
-    /// Opens the source without following a final symbolic link or blocking on a
-    /// FIFO, and checks on the open descriptor that it is a non-empty regular file.
-    /// The caller closes the descriptor.
-    func openSource(_ request: FilingRequest) throws(FilingError) -> (
-        source: BytePath, fd: FileDescriptor, status: FileStatus
-    ) {
-        let source = LibraryLayout.absolute(request.source)
-        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
-        let fd: FileDescriptor
-        do {
-            fd = try Sys.openForReading(source)
-        } catch {
-            switch error.errno {
-            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
-            case .noSuchFile: throw .vanished(path: source)
-            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
-            default: throw FilingError.from(error, library: layout, source: source)
-            }
-        }
-        do throws(FilingError) {
-            let status = try systemCall(source) { () throws(SystemError) in try fd.status() }
-            guard status.isRegularFile else {
-                throw FilingError.notRegularFile(path: source, kind: status.kind)
-            }
-            if status.size == 0 { throw FilingError.media(.empty(path: source)) }
-            return (source, fd, status)
-        } catch {
-            fd.close()
-            throw error
-        }
-    }
-
-    /// True when the bytes must be copied rather than linked into the Roll: the source
-    /// stays (keep, copy), lives on another file system, or belongs to another user
-    /// (fs.protected_hardlinks refuses to link it, and its owner could still change it).
-    func mustCopy(_ request: FilingRequest, status: FileStatus) -> Bool {
-        let ownedByAnother = status.userID != geteuid() && geteuid() != 0
-        return request.mode != .move || status.device != libraryDevice || ownedByAnother
-    }
-
-    func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError) -> MediaInfo {
-        do {
-            return try media().read(fd, path: source, size: size)
-        } catch {
-            throw .media(error)
-        }
-    }
+    // MARK: The last step, shared with `file(batch:)`
 
     /// Move mode's last step, once the asset is durable: the inbox copy goes. A
     /// failure here loses nothing (the file is filed), so it is a warning.
@@ -310,26 +260,6 @@ public final class Filer {
             log.warning(
                 "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
             )
-        }
-    }
-
-    /// The media reader, opened on first use.
-    func media() throws(MediaError) -> MediaReader {
-        if let mediaReader { return mediaReader }
-        let reader = try MediaReader()
-        mediaReader = reader
-        return reader
-    }
-
-    /// A writer that still has the file makes its size or mtime move while it is read.
-    func checkUnchanged(_ fd: FileDescriptor, source: BytePath, before: FileStatus, bytesRead: Int64)
-        throws(FilingError)
-    {
-        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
-        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
-            || bytesRead != before.size
-        {
-            throw .changedWhileFiling(path: source)
         }
     }
 

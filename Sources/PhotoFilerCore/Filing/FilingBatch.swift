@@ -3,11 +3,14 @@
 /// The order of `Filer.file` holds for every file of the group, only each step is
 /// done for the whole group before the next:
 ///
-/// 1. each file is opened, checked, read and hashed (nothing changes on disk);
-/// 2. each file's content is made durable (`fsync` of the file);
+/// 1. each file is opened, checked, read and hashed (`FileInspector`: nothing
+///    changes on disk, so the daemon does this on another queue, for the next group,
+///    while this one is filed);
+/// 2. every file's content is made durable (one `syncfs` for a group of 8 or more,
+///    else an `fsync` per file);
 /// 3. each is linked into the Roll and into its album;
-/// 4. every touched folder is synced once (one `fsync` per folder, its descriptor
-///    opened once for the group);
+/// 4. every new folder entry is made durable (`syncfs` again, or an `fsync` per
+///    touched folder);
 /// 5. one catalog transaction records every asset and membership;
 /// 6. only then are the sources removed.
 ///
@@ -22,51 +25,61 @@ extension Filer {
     /// From this many files on, a group's durability is one `syncfs` per step.
     static let syncfsGroupSize = 8
 
-    /// One file of a group, read and hashed, its source still open.
+    /// One file of the group being filed.
     private struct Inspected {
         var index: Int
-        var request: FilingRequest
-        var source: BytePath
-        var fd: FileDescriptor
-        var status: FileStatus
-        var info: MediaInfo
-        var hash: String
-        var size: Int64
+        var file: InspectedFile
         var album: AlbumRecord?
         var rollPath: BytePath?
         var entry: BytePath?
+
+        var request: FilingRequest { file.request }
+        var source: BytePath { file.source }
+        var fd: FileDescriptor { file.fd }
     }
 
     /// Files `requests` as one group; the results are in the same order.
     public func file(batch requests: [FilingRequest]) -> [Result<FilingResult, FilingError>] {
         if requests.count == 1 { return [Result { () throws(FilingError) in try file(requests[0]) }] }
+        return file(inspected: requests.map { inspector.inspect($0) }, requests: requests)
+    }
+
+    /// Steps 2–6 for a group whose step 1 (`FileInspector.inspect`, on any queue) is
+    /// done: `inspections[i]` is what inspecting `requests[i]` found. Every descriptor
+    /// the inspections hold is closed here. The results are in the same order.
+    public func file(inspected inspections: [Inspection], requests: [FilingRequest])
+        -> [Result<FilingResult, FilingError>]
+    {
         var results = [Result<FilingResult, FilingError>?](repeating: nil, count: requests.count)
         var group: [Inspected] = []
         var oneByOne: [Int] = []
         var hashes: Set<String> = []
-        for (index, request) in requests.enumerated() {
-            do throws(FilingError) {
-                guard var inspected = try inspect(request, index: index) else {
-                    oneByOne.append(index)
-                    continue
-                }
-                // The same content twice in one group: the second is a duplicate, filed after.
-                guard hashes.insert(inspected.hash).inserted else {
-                    inspected.fd.close()
-                    oneByOne.append(index)
-                    continue
-                }
-                do {
-                    inspected.album = try request.album.map { (name) throws(FilingError) in
+        for (index, inspection) in inspections.enumerated() {
+            switch inspection {
+            case .failed(let error):
+                results[index] = .failure(error)
+            case .oneByOne:
+                oneByOne.append(index)
+            case .ready(let file):
+                do throws(FilingError) {
+                    // Known content (a duplicate, a restore), or the same content twice in
+                    // one group: the one-file path knows those, after the group.
+                    let known = try catalogCall { () throws(CatalogError) in
+                        try catalog.asset(hash: file.hash)
+                    }
+                    guard known == nil, hashes.insert(file.hash).inserted else {
+                        file.fd.close()
+                        oneByOne.append(index)
+                        continue
+                    }
+                    let album = try file.request.album.map { (name) throws(FilingError) in
                         try albums.album(named: name, now: now())
                     }
+                    group.append(Inspected(index: index, file: file, album: album))
                 } catch {
-                    inspected.fd.close()
-                    throw error
+                    file.fd.close()
+                    results[index] = .failure(error)
                 }
-                group.append(inspected)
-            } catch {
-                results[index] = .failure(error)
             }
         }
         defer { for item in group { item.fd.close() } }
@@ -83,26 +96,6 @@ extension Filer {
             case .some(let result): return result
             }
         }
-    }
-
-    /// The checks of `Filer.file` up to the hash, for a move-mode request; nil when
-    /// the request must take the one-file path instead.
-    private func inspect(_ request: FilingRequest, index: Int) throws(FilingError) -> Inspected? {
-        let (source, fd, before) = try openSource(request)
-        var keep = false
-        defer { if !keep { fd.close() } }
-        guard !mustCopy(request, status: before) else { return nil }
-        let info = try readMedia(fd, source: source, size: before.size)
-        let hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
-        try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
-        if try catalogCall({ () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }) != nil {
-            return nil  // a duplicate or a restore: the one-file path knows those
-        }
-        keep = true
-        return Inspected(
-            index: index, request: request, source: source, fd: fd, status: before, info: info,
-            hash: hashed.hash,
-            size: hashed.size)
     }
 
     /// Steps 2–6 for the inspected files.
@@ -132,8 +125,8 @@ extension Filer {
             let item = group[position]
             do throws(FilingError) {
                 let created = CaptureDates.resolve(
-                    embedded: item.info.embeddedDate, fileName: item.source.lastComponent,
-                    modificationSeconds: item.status.modificationNanoseconds / 1_000_000_000)
+                    embedded: item.file.info.embeddedDate, fileName: item.source.lastComponent,
+                    modificationSeconds: item.file.status.modificationNanoseconds / 1_000_000_000)
                 let (rollPath, rollFolder) = try linkIntoRoll(
                     item.source, name: item.source.lastComponent, created: created, source: item.source)
                 folders.touch(rollFolder)
@@ -151,9 +144,10 @@ extension Filer {
                 }
                 placed.append(position)
                 let asset = AssetRecord(
-                    id: 0, rollPath: rollPath, hash: item.hash, info: item.info, created: created,
+                    id: 0, rollPath: rollPath, hash: item.file.hash, info: item.file.info, created: created,
                     addedAt: now(),
-                    size: item.size, originalName: item.source.lastComponent, sourceInbox: item.request.origin
+                    size: item.file.size, originalName: item.source.lastComponent,
+                    sourceInbox: item.request.origin
                 )
                 results[item.index] = .success(FilingResult(outcome: .filed, asset: asset, album: item.album))
             } catch {

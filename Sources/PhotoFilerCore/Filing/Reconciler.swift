@@ -283,7 +283,7 @@ public struct Reconciler {
         }
         let info: MediaInfo
         do {
-            info = try filer.media().read(fd, path: path, size: status.size)
+            info = try filer.inspector.media().read(fd, path: path, size: status.size)
         } catch {
             filer.log.warning("\(error.description)")
             return false
