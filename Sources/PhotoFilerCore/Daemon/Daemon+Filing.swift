@@ -30,7 +30,9 @@ extension Daemon {
         let taken = group
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
-            let inspections = requests.map { self.inspector.inspect($0) }
+            let inspections = requests.map { request in
+                self.inspectionCancelled.load(ordering: .relaxed) ? .oneByOne : self.inspector.inspect(request)
+            }
             self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
         }
     }

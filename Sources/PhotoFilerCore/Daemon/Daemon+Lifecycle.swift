@@ -9,6 +9,11 @@ extension Daemon {
         dispatchPrecondition(condition: .onQueue(queue))
         stopping = true
         notifier.stopping()
+        // The inspection queue may be inside exiv2 or libvips: let it finish (it writes
+        // nothing and skips what is left of its group), or exit's library destructors
+        // would run under it.
+        inspectionCancelled.store(true, ordering: .relaxed)
+        inspectionQueue.sync {}
         log.info(
             "Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start."
         )

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// `photofiler watch`: watches the inboxes and the library, and files every file
 /// that settles through the same `Filer` that `photofiler save` uses.
@@ -48,6 +49,8 @@ public final class Daemon: @unchecked Sendable {
     /// `queue` files the previous group. The inspector is used on this queue only.
     let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
     var inspector: FileInspector!
+    /// Set by SIGTERM: the inspection in flight skips the rest of its group.
+    let inspectionCancelled = Atomic<Bool>(false)
     /// Library paths removed (by hand or by another process) to look at.
     var libraryRemovals: Set<BytePath> = []
     var libraryCheckScheduled = false
