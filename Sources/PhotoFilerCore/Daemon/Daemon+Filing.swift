@@ -31,7 +31,8 @@ extension Daemon {
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
             let inspections = requests.map { request in
-                self.inspectionCancelled.load(ordering: .relaxed) ? .oneByOne : self.inspector.inspect(request)
+                self.inspectionCancelled.load(ordering: .relaxed)
+                    ? .oneByOne : self.inspector.inspect(request)
             }
             self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
         }
