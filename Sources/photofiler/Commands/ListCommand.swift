@@ -10,13 +10,13 @@ struct ListCommand: Command {
         Recently Added, Favorites, Recently Deleted).
         """
 
-    let album: String?
+    let album: AlbumName?
     let media: MediaType?
     let sort: AssetQuery.Sort
     let limit: Int?
 
     init(_ arguments: inout Arguments) throws(UsageError) {
-        album = try arguments.string("--album")
+        album = try parseAlbumName(try arguments.value("--album"))
         media = try arguments.choice("--media", MediaType.self)
         let sortText = try arguments.string("--sort") ?? "added"
         guard let sort = AssetQuery.Sort(rawValue: sortText) else {
@@ -34,7 +34,7 @@ struct ListCommand: Command {
             var query = AssetQuery(
                 mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
             if let album {
-                let normalized = album.precomposedStringWithCanonicalMapping
+                let normalized = album.value
                 if let user = try library.catalog.album(named: normalized) {
                     query.album = user.id
                 } else if let smart = SmartAlbum(rawValue: normalized) {

@@ -32,6 +32,7 @@ import Testing
         ["save", "--album", "..", "x.jpg"], ["save", "--album", ".", "x.jpg"],
         ["save", "--album", "a/b", "x.jpg"],
         ["save", "--album", "", "x.jpg"], ["rm", "1", "--album", "a/b"], ["watch", "--inbox", "a/b=/tmp"],
+        ["list", "--album", "a/b"], ["list", "--album", ".."],
         ["watch", "--inbox", "noequals"], ["watch", "--settle", "soon"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
