@@ -61,7 +61,8 @@ public final class PhotoLibrary {
         do {
             let differences = try reconciler.differences(verifyHashes: false)
             try reconciler.repair(differences)
-            let count = try filer.catalogCall { () throws(CatalogError) in try catalog.allAssets().count }
+            let count = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints().count
+            }
             log.warning(
                 "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
                     + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
@@ -108,7 +109,7 @@ public final class PhotoLibrary {
         let hash = try filer.systemCall(path) { () throws(SystemError) -> String in
             let fd = try Sys.openForReading(path)
             defer { fd.close() }
-            return try ContentCopier().hash(fd, path: path).hash
+            return try ContentHasher.hash(fd)
         }
         return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(hash: hash) }
     }
@@ -119,7 +120,6 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case cannotCreate(path: BytePath, reason: Errno)
     case notWritable(path: BytePath)
     case catalog(CatalogError)
-    case media(MediaError)
 
     public var description: String {
         switch self {
@@ -130,8 +130,6 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
             return
                 "The library '\(path.display)' is not writable; fix its permissions or choose another with --library."
         case .catalog(let error):
-            return error.description
-        case .media(let error):
             return error.description
         }
     }

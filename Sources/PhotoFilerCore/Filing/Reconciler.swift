@@ -253,7 +253,7 @@ public struct Reconciler {
         return try filer.systemCall(path) { () throws(SystemError) -> String in
             let fd = try Sys.openForReading(path)
             defer { fd.close() }
-            return try ContentCopier().hash(fd, path: path).hash
+            return try ContentHasher.hash(fd)
         }
     }
 
@@ -265,7 +265,7 @@ public struct Reconciler {
         defer { fd.close() }
         let status = try filer.systemCall(path) { () throws(SystemError) in try fd.status() }
         let hashed = try filer.systemCall(path) { () throws(SystemError) in
-            try ContentCopier().hash(fd, path: path)
+            try filer.inspector.copier.hash(fd, path: path)
         }
         if let existing = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(hash: hashed.hash)

@@ -35,7 +35,7 @@ final class ContentCopier {
             do {
                 count = try source.read(into: buffer, at: offset)
             } catch {
-                throw SystemError(error.errno, call: error.call, path: path)
+                throw SystemError(error.errno, call: error.call, path: path.isEmpty ? nil : path)
             }
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])

@@ -51,20 +51,10 @@ public struct ContentHasher: ~Copyable {
     }
 
     /// Reads the file from offset 0 to its end with `pread` (the file position is
-    /// left alone, so the caller's own reads are not disturbed).
+    /// left alone, so the caller's own reads are not disturbed). For one-off hashes;
+    /// filing reuses one `ContentCopier` and its buffer.
     public static func hash(_ fd: FileDescriptor) throws(SystemError) -> String {
-        var hasher = ContentHasher()
-        let chunk = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while true {
-            let count = try fd.read(into: buffer, at: offset)
-            if count == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            offset += Int64(count)
-        }
-        return hasher.finalize()
+        try ContentCopier(bufferSize: 1 << 20).hash(fd, path: "").hash
     }
 
     private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
