@@ -11,10 +11,42 @@ struct VideoProbe {
     var duration: Double?
     var creationDate: CaptureDate?
 
-    /// Opens `path` (a `/proc/self/fd/N` name); the failure is libavformat's message.
-    static func read(path: String) -> Result<VideoProbe, VideoFailure> {
-        var opening: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&opening, path, nil, nil)
+    /// Reads the video on `fd` (`size` bytes) through `pread`, never by a path (a
+    /// sandboxed helper cannot open one); the failure is libavformat's message.
+    static func read(_ fd: FileDescriptor, size: Int64) -> Result<VideoProbe, VideoFailure> {
+        let input = DescriptorInput(fd: fd, size: size)
+        return withExtendedLifetime(input) { () -> Result<VideoProbe, VideoFailure> in
+            guard let buffer = av_malloc(DescriptorInput.bufferSize) else {
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            guard
+                var io = avio_alloc_context(
+                    buffer.assumingMemoryBound(to: UInt8.self), Int32(DescriptorInput.bufferSize), 0,
+                    Unmanaged.passUnretained(input).toOpaque(), DescriptorInput.readPacket, nil,
+                    DescriptorInput.seek)
+            else {
+                av_free(buffer)
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            // Runs last: libavformat may have swapped the buffer, so free the current one.
+            defer {
+                withUnsafeMutablePointer(to: &io.pointee.buffer) { av_freep(UnsafeMutableRawPointer($0)) }
+                var context: UnsafeMutablePointer<AVIOContext>? = io
+                avio_context_free(&context)
+            }
+            guard let format = avformat_alloc_context() else {
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            format.pointee.pb = io
+            return read(format)
+        }
+    }
+
+    /// Opens `format` (its reader set up); frees it whatever happens.
+    private static func read(_ format: UnsafeMutablePointer<AVFormatContext>) -> Result<VideoProbe, VideoFailure> {
+        var opening: UnsafeMutablePointer<AVFormatContext>? = format
+        // On failure libavformat frees the context itself.
+        let opened = avformat_open_input(&opening, "", nil, nil)
         guard opened >= 0, let context = opening else {
             return .failure(VideoFailure(reason: message(opened)))
         }
@@ -54,6 +86,54 @@ struct VideoProbe {
 
     struct VideoFailure: Error {
         let reason: String
+    }
+
+    /// libavformat's reader over a descriptor: positioned reads, its own position.
+    private final class DescriptorInput {
+        static let bufferSize = 64 * 1024
+        let fd: FileDescriptor
+        let size: Int64
+        var position: Int64 = 0
+
+        init(fd: FileDescriptor, size: Int64) {
+            self.fd = fd
+            self.size = size
+        }
+
+        static func from(_ opaque: UnsafeMutableRawPointer?) -> DescriptorInput {
+            Unmanaged<DescriptorInput>.fromOpaque(opaque!).takeUnretainedValue()
+        }
+
+        static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+            opaque, buffer, count in
+            let input = from(opaque)
+            guard input.position < input.size else { return photofiler_averror_eof() }
+            do {
+                let got = try input.fd.read(
+                    into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)), at: input.position)
+                guard got > 0 else { return photofiler_averror_eof() }
+                input.position += Int64(got)
+                return Int32(got)
+            } catch {
+                return photofiler_averror(error.errno.rawValue)
+            }
+        }
+
+        static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
+            opaque, offset, whence in
+            let input = from(opaque)
+            if whence & AVSEEK_SIZE != 0 { return input.size }
+            let target: Int64
+            switch whence & ~AVSEEK_FORCE {
+            case SEEK_SET: target = offset
+            case SEEK_CUR: target = input.position + offset
+            case SEEK_END: target = input.size + offset
+            default: return Int64(photofiler_averror(EINVAL))
+            }
+            guard target >= 0 else { return Int64(photofiler_averror(EINVAL)) }
+            input.position = target
+            return target
+        }
     }
 
     /// The display matrix turns the picture counter-clockwise by

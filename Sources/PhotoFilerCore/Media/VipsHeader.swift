@@ -11,9 +11,10 @@ struct VipsHeader {
     /// Frames (`n-pages`): above 1 for an animation.
     var pages: Int
 
-    /// Reads the header of the file at `path`; the failure is libvips' message.
-    static func read(path: String) -> Result<VipsHeader, VipsFailure> {
-        guard let image = photofiler_vips_open_header_strict(path) else {
+    /// Reads the header from a file's bytes (a mapping of the whole file); the
+    /// failure is libvips' message.
+    static func read(bytes: UnsafeRawBufferPointer) -> Result<VipsHeader, VipsFailure> {
+        guard let image = photofiler_vips_open_header_strict(bytes.baseAddress, bytes.count) else {
             let reason = lastError()
             return .failure(VipsFailure(reason: reason.isEmpty ? "libvips could not open it" : reason))
         }
