@@ -1,5 +1,6 @@
 #include <seccomp.h>
 #include <signal.h>
+#include <linux/sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 

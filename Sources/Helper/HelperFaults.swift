@@ -1,6 +1,6 @@
 #if DEBUG
     import Glibc
-    import PhotoFilerCore
+    import PhotoFilerSystem
 
     /// Test files that make a helper fail the ways hostile bytes can (debug builds
     /// only; compiled out of release builds): a file whose first bytes are

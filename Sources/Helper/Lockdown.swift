@@ -1,6 +1,9 @@
 import CSeccomp
 import Glibc
-import PhotoFilerCore
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
+import PhotoFilerSandbox
+import PhotoFilerSystem
 
 /// Locks a helper down before it reads a byte of a stranger's file (SPEC "Untrusted
 /// bytes"): resource limits so a bomb ends, no new privileges, and the seccomp

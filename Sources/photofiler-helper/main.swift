@@ -1,5 +1,5 @@
 import Glibc
-import PhotoFilerCore
+import PhotoFilerSandbox
 import PhotoFilerHelper
 
 // photofiler-helper: the sandboxed process that reads strangers' bytes for the

@@ -1,5 +1,7 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMediaTypes
 
 /// SPEC's JSON shape of one asset; more fields than SPEC asks are welcome.
 struct AssetJSON: Encodable {

@@ -1,5 +1,7 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMediaTypes
 
 /// `photofiler list`: assets, newest first.
 struct ListCommand: Command {

@@ -1,7 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 @Suite struct CatalogAssetTests {
     @Test func roundTripsEveryField() throws {

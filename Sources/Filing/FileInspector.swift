@@ -1,0 +1,157 @@
+import Glibc
+import PhotoFilerMediaTypes
+import PhotoFilerSandbox
+import PhotoFilerSystem
+
+/// Step 1 of filing: open each file without following links, check it, have a
+/// sandboxed helper sniff its type and read its metadata (the daemon parses no
+/// byte itself), and hash it meanwhile. It writes nothing and never touches the
+/// catalog, so the daemon runs it on a second queue while the filer files the
+/// previous group.
+///
+/// Not thread-safe (a buffer): one per serial queue.
+public final class FileInspector {
+    package let layout: LibraryLayout
+    package let libraryDevice: UInt64
+    package let copier = ContentCopier()
+    /// The helpers that read the bytes; started on the first file, so commands that
+    /// only read the catalog (`list`, `albums`) never start one.
+    private let helpers: HelperPool
+
+    public init(layout: LibraryLayout, helpers: HelperPool = .shared) throws(SystemError) {
+        self.layout = layout
+        self.libraryDevice = try Sys.status(layout.root, followLinks: true).device
+        self.helpers = helpers
+    }
+
+    /// Everything a group needs of its move-mode requests before anything is written,
+    /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
+    /// copy mode, another file system, another user's file, or `skip` said so).
+    /// The helpers read the whole group while this thread hashes it.
+    public func inspect(_ requests: [FilingRequest], skip: () -> Bool = { false }) -> [Inspection] {
+        var inspections = [Inspection](repeating: .oneByOne, count: requests.count)
+        var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
+        for (index, request) in requests.enumerated() where !skip() {
+            do throws(FilingError) {
+                let (source, fd, status) = try openSource(request)
+                if mustCopy(request, status: status) {
+                    fd.close()
+                    continue
+                }
+                opened.append((index, source, fd, status))
+            } catch {
+                inspections[index] = .failed(error)
+            }
+        }
+        let reads = helpers.inspect(opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
+        let hashes = opened.map { file in
+            Result { () throws(FilingError) in
+                try systemCall(file.source) { () throws(SystemError) in try copier.hash(file.fd, path: file.source) }
+            }
+        }
+        for (file, (read, hashed)) in zip(opened, zip(reads.wait(), hashes)) {
+            do throws(FilingError) {
+                let info = try read.mapError { FilingError.media($0) }.get()
+                let (hash, size) = try hashed.get()
+                try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)
+                inspections[file.index] = .ready(
+                    InspectedFile(
+                        request: requests[file.index], source: file.source, fd: file.fd, status: file.status,
+                        info: info, hash: hash, size: size))
+            } catch {
+                file.fd.close()
+                inspections[file.index] = .failed(error)
+            }
+        }
+        return inspections
+    }
+
+    /// Opens the source without following a final symbolic link or blocking on a
+    /// FIFO, and checks on the open descriptor that it is a non-empty regular file.
+    /// The caller closes the descriptor.
+    package func openSource(_ request: FilingRequest) throws(FilingError) -> (
+        source: BytePath, fd: FileDescriptor, status: FileStatus
+    ) {
+        let source = LibraryLayout.absolute(request.source)
+        if source.isWithin(layout.root) { throw .insideLibrary(path: source) }
+        let fd: FileDescriptor
+        do {
+            fd = try Sys.openForReading(source)
+        } catch {
+            switch error.errno {
+            case .tooManySymbolicLinks: throw .symbolicLink(path: source)
+            case .noSuchFile: throw .vanished(path: source)
+            case .noDevice: throw .notRegularFile(path: source, kind: .fifo)
+            default: throw FilingError.from(error, library: layout, source: source)
+            }
+        }
+        do throws(FilingError) {
+            let status = try systemCall(source) { () throws(SystemError) in try fd.status() }
+            guard status.isRegularFile else {
+                throw FilingError.notRegularFile(path: source, kind: status.kind)
+            }
+            if status.size == 0 { throw FilingError.media(.empty(path: source)) }
+            return (source, fd, status)
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+
+    /// True when the bytes must be copied rather than linked into the Roll: the source
+    /// stays (keep, copy), lives on another file system, or belongs to another user
+    /// (fs.protected_hardlinks refuses to link it, and its owner could still change it).
+    package func mustCopy(_ request: FilingRequest, status: FileStatus) -> Bool {
+        let ownedByAnother = status.userID != geteuid() && geteuid() != 0
+        return request.mode != .move || status.device != libraryDevice || ownedByAnother
+    }
+
+    /// What a helper says the open file is.
+    package func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError)
+        -> MediaInfo
+    {
+        try helpers.inspect(MediaFile(fd: fd, path: source, size: size)).mapError { FilingError.media($0) }.get()
+    }
+
+    /// A writer that still has the file makes its size or mtime move while it is read.
+    package func checkUnchanged(_ fd: FileDescriptor, source: BytePath, before: FileStatus, bytesRead: Int64)
+        throws(FilingError)
+    {
+        let after = try systemCall(source) { () throws(SystemError) in try fd.status() }
+        if after.size != before.size || after.modificationNanoseconds != before.modificationNanoseconds
+            || bytesRead != before.size
+        {
+            throw .changedWhileFiling(path: source)
+        }
+    }
+
+    package func systemCall<R>(_ source: BytePath, _ body: () throws(SystemError) -> R) throws(FilingError)
+        -> R
+    {
+        do {
+            return try body()
+        } catch {
+            throw FilingError.from(error, library: layout, source: source)
+        }
+    }
+}
+
+/// What inspecting one request found.
+public enum Inspection: Sendable {
+    /// Read and hashed; its source is still open (`fd`), to be synced and linked.
+    case ready(InspectedFile)
+    /// To be filed by `Filer.file` instead.
+    case oneByOne
+    case failed(FilingError)
+}
+
+/// One source, read and hashed, its descriptor still open.
+public struct InspectedFile: Sendable {
+    public var request: FilingRequest
+    public var source: BytePath
+    public var fd: FileDescriptor
+    public var status: FileStatus
+    public var info: MediaInfo
+    public var hash: String
+    public var size: Int64
+}
