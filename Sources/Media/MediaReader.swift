@@ -59,7 +59,7 @@ public final class MediaReader {
 
     /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
     /// below the helper's address-space limit (a DNG is tens of MiB, a panorama a few hundred).
-    static let largestMappedImage: Int64 = 512 << 20
+    static let largestMappedImage: Int64 = 256 << 20
 
     private func readVideo(_ fd: FileDescriptor, size: Int64, mimeType: String, path: BytePath)
         throws(MediaError) -> MediaInfo

@@ -219,7 +219,8 @@ public final class HelperPool: @unchecked Sendable {
                 message = try Sys.receiveMessage(helper.process.socket, limit: HelperRequest.largestMessage)
             } catch {
                 if error.errno == .wouldBlock { break }
-                helperEnded(helper, why: .misbehaved)
+                // ECONNRESET: it died with requests still unread.
+                helperEnded(helper, why: error.errno.rawValue == ECONNRESET ? .hungUp : .misbehaved)
                 break
             }
             guard let message else {

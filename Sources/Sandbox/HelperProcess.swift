@@ -92,7 +92,9 @@ package struct HelperProcess {
         argv.append(nil)
         defer { for pointer in argv { pointer?.deallocate() } }
         var pid: pid_t = 0
-        var environment = helperEnvironment()
+        let noBacktrace = strdup("SWIFT_BACKTRACE=enable=no")
+        defer { free(noBacktrace) }
+        var environment = helperEnvironment(adding: noBacktrace)
         let result = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, &environment)
         guard result == 0 else { throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: executable) }
         return pid
@@ -102,9 +104,10 @@ package struct HelperProcess {
     /// socket and watchdog, inherited listening sockets): the time zone (`TZ`) and
     /// locale still reach the helper, which reads dates in them. The entries are
     /// `environ`'s own, valid for the `posix_spawn` call.
-    private static func helperEnvironment() -> [UnsafeMutablePointer<CChar>?] {
-        let withheld = ["NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_"]
-        var kept: [UnsafeMutablePointer<CChar>?] = []
+    private static func helperEnvironment(adding extra: UnsafeMutablePointer<CChar>?) -> [UnsafeMutablePointer<CChar>?] {
+        let withheld = ["NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_", "SWIFT_BACKTRACE="]
+        // Swift's crash backtracer runs a program of its own, which the filter forbids.
+        var kept: [UnsafeMutablePointer<CChar>?] = [extra]
         var index = 0
         while let entry = environ[index] {
             index += 1
