@@ -9,7 +9,7 @@ DESTDIR ?=
 SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev libseccomp-dev inotify-tools
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run demo test bench install uninstall format clean
@@ -24,8 +24,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted
+# bytes"); photofiler finds it beside itself or in ../libexec/photofiler/.
 release: deps
 	$(SWIFT) build -c release --product photofiler
+	$(SWIFT) build -c release --product photofiler-helper
 
 run: release
 	examples/run.sh
@@ -40,18 +43,20 @@ test: deps
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
 bench: deps
 	$(SWIFT) build -c release --product photofiler
+	$(SWIFT) build -c release --product photofiler-helper
 	$(SWIFT) build -c release --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
 
 install: release
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
+	install -D -m 0755 .build/release/photofiler-helper $(DESTDIR)$(PREFIX)/libexec/photofiler/photofiler-helper
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
 	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler $(DESTDIR)$(PREFIX)/libexec/photofiler
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -69,9 +69,12 @@ let package = Package(
         // The daemon's side of the helpers: the pool, the protocol.
         layer("Sandbox", ["PhotoFilerSystem", "PhotoFilerMediaTypes"]),
         // The helper's side: locks the process down, then answers requests with Media.
-        layer("Helper", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "CSeccomp"]),
+        layer(
+            "Helper",
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "CSeccomp"]),
         .executableTarget(
-            name: "photofiler-helper", dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
+            name: "photofiler-helper",
+            dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
         layer(
             "Filing",
             ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox", "CCrypto"]),
@@ -101,7 +104,8 @@ let package = Package(
         .executableTarget(
             name: "photofiler-fuzz",
             dependencies: [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "PhotoFilerHelper",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox",
+                "PhotoFilerHelper",
             ]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(
@@ -112,7 +116,8 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
-                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper", "TestSupport",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
+                "TestSupport",
                 "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.

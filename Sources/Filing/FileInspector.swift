@@ -43,10 +43,13 @@ public final class FileInspector {
                 inspections[index] = .failed(error)
             }
         }
-        let reads = helpers.inspect(opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
+        let reads = helpers.inspect(
+            opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
         let hashes = opened.map { file in
             Result { () throws(FilingError) in
-                try systemCall(file.source) { () throws(SystemError) in try copier.hash(file.fd, path: file.source) }
+                try systemCall(file.source) { () throws(SystemError) in
+                    try copier.hash(file.fd, path: file.source)
+                }
             }
         }
         for (file, (read, hashed)) in zip(opened, zip(reads.wait(), hashes)) {
@@ -110,7 +113,8 @@ public final class FileInspector {
     package func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError)
         -> MediaInfo
     {
-        try helpers.inspect(MediaFile(fd: fd, path: source, size: size)).mapError { FilingError.media($0) }.get()
+        try helpers.inspect(MediaFile(fd: fd, path: source, size: size)).mapError { FilingError.media($0) }
+            .get()
     }
 
     /// A writer that still has the file makes its size or mtime move while it is read.

@@ -15,7 +15,8 @@
             var head = [UInt8](repeating: 0, count: 32)
             let count = head.withUnsafeMutableBytes { (try? fd.read(into: $0, at: 0)) ?? 0 }
             guard count >= prefix.count, Array(head[..<prefix.count]) == prefix else { return }
-            let word = String(decoding: head[prefix.count..<count].prefix { $0 >= 0x41 && $0 <= 0x5A }, as: UTF8.self)
+            let word = String(
+                decoding: head[prefix.count..<count].prefix { $0 >= 0x41 && $0 <= 0x5A }, as: UTF8.self)
             switch word {
             case "CRASH":
                 UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1

@@ -79,7 +79,8 @@ package final class HelperServer {
                 return Array(notes.prefix(16))
             }
             switch result {
-            case .success(let info): return HelperAnswer(id: request.id, outcome: .value, body: info.wire, notes: notes).encoded
+            case .success(let info):
+                return HelperAnswer(id: request.id, outcome: .value, body: info.wire, notes: notes).encoded
             case .failure(let error):
                 return HelperAnswer(id: request.id, outcome: .refused, body: error.wire, notes: notes).encoded
             }

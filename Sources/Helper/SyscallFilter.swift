@@ -55,7 +55,8 @@ enum SyscallFilter {
                 name: "clone",
                 conditions: [
                     scmp_arg_cmp(
-                        arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: UInt64(CLONE_THREAD), datum_b: UInt64(CLONE_THREAD))
+                        arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: UInt64(CLONE_THREAD),
+                        datum_b: UInt64(CLONE_THREAD))
                 ]),
             // abort() signals its own thread.
             Rule(name: "tgkill", conditions: [equal(0, getpid())]),
@@ -77,18 +78,23 @@ enum SyscallFilter {
         defer { seccomp_release(filter) }
         for rule in rules(socket: socket) {
             let number = seccomp_syscall_resolve_name(rule.name)
-            guard number != __NR_SCMP_ERROR else { throw LockdownError(step: "unknown system call \(rule.name)", code: EINVAL) }
+            guard number != __NR_SCMP_ERROR else {
+                throw LockdownError(step: "unknown system call \(rule.name)", code: EINVAL)
+            }
             let result = rule.conditions.withUnsafeBufferPointer {
                 seccomp_rule_add_array(
                     filter, SCMP_ACT_ALLOW, number, UInt32($0.count), $0.count == 0 ? nil : $0.baseAddress)
             }
-            guard result == 0 else { throw LockdownError(step: "seccomp_rule_add \(rule.name)", code: -result) }
+            guard result == 0 else {
+                throw LockdownError(step: "seccomp_rule_add \(rule.name)", code: -result)
+            }
         }
         // glibc starts threads with clone3 when the kernel has it, whose flags a filter
         // cannot see: "not implemented" makes it fall back to clone, checked above.
         let clone3 = seccomp_syscall_resolve_name("clone3")
         if clone3 != __NR_SCMP_ERROR {
-            let result = seccomp_rule_add_array(filter, photofiler_seccomp_fail_with(UInt16(ENOSYS)), clone3, 0, nil)
+            let result = seccomp_rule_add_array(
+                filter, photofiler_seccomp_fail_with(UInt16(ENOSYS)), clone3, 0, nil)
             guard result == 0 else { throw LockdownError(step: "seccomp_rule_add clone3", code: -result) }
         }
         let loaded = seccomp_load(filter)

@@ -1,8 +1,8 @@
-import PhotoFilerSystem
 import CGExiv2
 import CGExiv2Guard
 import Foundation
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What exiv2 (through gexiv2) says about a still image: real pixel size,
 /// orientation, the capture date tags and the hints that make a subtype.
@@ -44,7 +44,9 @@ package struct ExifMetadata {
     }
 
     /// Reads a file's bytes (a mapping of the whole file); the failure is exiv2's message.
-    package static func read(bytes: UnsafeRawBufferPointer, isTIFF: Bool = false) -> Result<ExifMetadata, ExifFailure> {
+    package static func read(bytes: UnsafeRawBufferPointer, isTIFF: Bool = false) -> Result<
+        ExifMetadata, ExifFailure
+    > {
         guard let handle = gexiv2_metadata_new() else {
             return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
         }

@@ -1,6 +1,6 @@
-import PhotoFilerSystem
-import PhotoFilerMediaTypes
 import CMagic
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// libmagic, loaded once per reader: the media type comes from the bytes, never
 /// from the name (SPEC "Content decides").

@@ -1,7 +1,7 @@
-import PhotoFilerSystem
 import CAVFormat
 import Foundation
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What libavformat says about a video: that its index (`moov`) can be read and
 /// has a video stream, its size, rotation, duration and creation date.
@@ -45,7 +45,9 @@ package struct VideoProbe {
     }
 
     /// Opens `format` (its reader set up); frees it whatever happens.
-    private static func read(_ format: UnsafeMutablePointer<AVFormatContext>) -> Result<VideoProbe, VideoFailure> {
+    private static func read(_ format: UnsafeMutablePointer<AVFormatContext>) -> Result<
+        VideoProbe, VideoFailure
+    > {
         var opening: UnsafeMutablePointer<AVFormatContext>? = format
         // On failure libavformat frees the context itself.
         let opened = avformat_open_input(&opening, "", nil, nil)
@@ -106,20 +108,22 @@ package struct VideoProbe {
             Unmanaged<DescriptorInput>.fromOpaque(opaque!).takeUnretainedValue()
         }
 
-        static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
-            opaque, buffer, count in
-            let input = from(opaque)
-            guard input.position < input.size else { return photofiler_averror_eof() }
-            do throws(SystemError) {
-                let got = try input.fd.read(
-                    into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)), at: input.position)
-                guard got > 0 else { return photofiler_averror_eof() }
-                input.position += Int64(got)
-                return Int32(got)
-            } catch {
-                return photofiler_averror(error.errno.rawValue)
+        static let readPacket:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+                opaque, buffer, count in
+                let input = from(opaque)
+                guard input.position < input.size else { return photofiler_averror_eof() }
+                do throws(SystemError) {
+                    let got = try input.fd.read(
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)),
+                        at: input.position)
+                    guard got > 0 else { return photofiler_averror_eof() }
+                    input.position += Int64(got)
+                    return Int32(got)
+                } catch {
+                    return photofiler_averror(error.errno.rawValue)
+                }
             }
-        }
 
         static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
             opaque, offset, whence in

@@ -1,6 +1,6 @@
-import PhotoFilerSystem
-import PhotoFilerMediaTypes
 import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What libvips' loaders say from a header read: the frame count of an animated
 /// GIF or WebP, a pixel size when exiv2 has none, and whether the loader (libpng,

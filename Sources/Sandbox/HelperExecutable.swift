@@ -1,6 +1,6 @@
+import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
-import Glibc
 
 /// Where `photofiler-helper` is: beside the running binary (a build folder, or an
 /// install that put both in one folder), else in `../libexec/photofiler/` from it

@@ -1,5 +1,6 @@
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
+
 /// The limits a helper runs under, known to both sides: the helper sets them on
 /// itself before it reads a byte, the daemon names them when one is reached.
 package enum HelperLimits {

@@ -1,5 +1,6 @@
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
+
 /// What a request asks of a helper. Each kind has its own body; later kinds
 /// (thumbnails, Live Photo identifiers) are new cases, and a helper answers a kind
 /// it does not know with `.unsupported`, so the two sides can differ by a version.

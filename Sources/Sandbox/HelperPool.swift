@@ -1,7 +1,7 @@
-import PhotoFilerMediaTypes
-import PhotoFilerSystem
 import Dispatch
 import Glibc
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 import Synchronization
 
 /// Reads media in sandboxed helper processes (SPEC "Untrusted bytes"): the only way
@@ -37,7 +37,9 @@ public final class HelperPool: @unchecked Sendable {
         package static var standard: Settings {
             var settings = Settings()
             #if DEBUG
-                if let text = getenv("PHOTOFILER_HELPER_DEADLINE_MS"), let value = Double(String(cString: text)) {
+                if let text = getenv("PHOTOFILER_HELPER_DEADLINE_MS"),
+                    let value = Double(String(cString: text))
+                {
                     settings.deadlineSeconds = value / 1000
                 }
                 if let text = getenv("PHOTOFILER_HELPER_IDLE_MS"), let value = Double(String(cString: text)) {

@@ -1,6 +1,6 @@
+import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
-import Glibc
 
 /// One running helper: its pid and the daemon's end of its socket. Started with
 /// `posix_spawn` (no fork of a threaded daemon), in a process group of its own (a
@@ -84,7 +84,9 @@ package struct HelperProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
             bytes.withUnsafeBufferPointer { buffer in
                 let copy = UnsafeMutablePointer<CChar>.allocate(capacity: buffer.count + 1)
-                buffer.withMemoryRebound(to: CChar.self) { copy.initialize(from: $0.baseAddress!, count: $0.count) }
+                buffer.withMemoryRebound(to: CChar.self) {
+                    copy.initialize(from: $0.baseAddress!, count: $0.count)
+                }
                 copy[buffer.count] = 0
                 return copy
             }
@@ -96,7 +98,9 @@ package struct HelperProcess {
         defer { free(noBacktrace) }
         var environment = helperEnvironment(adding: noBacktrace)
         let result = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, &environment)
-        guard result == 0 else { throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: executable) }
+        guard result == 0 else {
+            throw SystemError(Errno(rawValue: result), call: "posix_spawn", path: executable)
+        }
         return pid
     }
 
@@ -104,7 +108,9 @@ package struct HelperProcess {
     /// socket and watchdog, inherited listening sockets): the time zone (`TZ`) and
     /// locale still reach the helper, which reads dates in them. The entries are
     /// `environ`'s own, valid for the `posix_spawn` call.
-    private static func helperEnvironment(adding extra: UnsafeMutablePointer<CChar>?) -> [UnsafeMutablePointer<CChar>?] {
+    private static func helperEnvironment(adding extra: UnsafeMutablePointer<CChar>?)
+        -> [UnsafeMutablePointer<CChar>?]
+    {
         let withheld = ["NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_", "SWIFT_BACKTRACE="]
         // Swift's crash backtracer runs a program of its own, which the filter forbids.
         var kept: [UnsafeMutablePointer<CChar>?] = [extra]

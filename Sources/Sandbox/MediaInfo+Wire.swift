@@ -1,5 +1,6 @@
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
+
 /// `MediaInfo` and the helpers' refusals as message bodies. What comes back from a
 /// helper is checked as input from a stranger (a helper runs hostile bytes): every
 /// length is bounded and every number kept in its range before the catalog sees it.
@@ -50,7 +51,8 @@ extension MediaInfo {
                 throw .badValue
             }
             embeddedDate = CaptureDate(
-                secondsSinceEpoch: seconds, utcOffsetSeconds: offset.map(Int.init), source: Self.sources[source])
+                secondsSinceEpoch: seconds, utcOffsetSeconds: offset.map(Int.init),
+                source: Self.sources[source])
         }
         let duration = try reader.optional().map { Double(bitPattern: UInt64(bitPattern: $0)) }
         if let duration, !(duration.isFinite && duration >= 0) { throw .badValue }

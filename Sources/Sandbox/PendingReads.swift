@@ -1,6 +1,6 @@
+import Dispatch
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
-import Dispatch
 
 /// One file for a helper to read. The daemon opened it; the helper receives a
 /// duplicate of `fd`, so `fd` must stay open until the answer is in.

@@ -1,6 +1,6 @@
+import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
-import Glibc
 
 /// Datagrams over a `SOCK_SEQPACKET` socket pair, with a descriptor passed along
 /// (`SCM_RIGHTS`): how the daemon hands a helper the one file it may read.
@@ -53,7 +53,9 @@ extension Sys {
                         message.msg_controllen = controlSpace
                     }
                     return Result { () throws(SystemError) -> Int in
-                        try checkCount("sendmsg", nil) { sendmsg(socket.rawValue, &message, CInt(MSG_NOSIGNAL)) }
+                        try checkCount("sendmsg", nil) {
+                            sendmsg(socket.rawValue, &message, CInt(MSG_NOSIGNAL))
+                        }
                     }
                 }
             }

@@ -40,7 +40,8 @@ final class FuzzHarness {
             try? out.writeAll(bytes)
             out.close()
             if let fd = try? Sys.openForReading(path) {
-                let request = HelperRequest.inspect(id: UInt32(truncatingIfNeeded: counter), path: path, size: Int64(bytes.count))
+                let request = HelperRequest.inspect(
+                    id: UInt32(truncatingIfNeeded: counter), path: path, size: Int64(bytes.count))
                 _ = server.answer(request.encoded, descriptor: fd)
                 fd.close()
             }

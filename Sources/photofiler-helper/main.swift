@@ -1,6 +1,6 @@
 import Glibc
-import PhotoFilerSandbox
 import PhotoFilerHelper
+import PhotoFilerSandbox
 
 // photofiler-helper: the sandboxed process that reads strangers' bytes for the
 // photofiler daemon and commands (SPEC "Untrusted bytes"). photofiler starts it

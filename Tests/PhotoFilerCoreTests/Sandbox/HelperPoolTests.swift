@@ -23,15 +23,22 @@ import Testing
     }
 
     /// Opens each file and asks `pool` about all of them in one batch.
-    static func inspect(_ paths: [BytePath], with pool: HelperPool) throws -> [Result<MediaInfo, MediaError>] {
+    static func inspect(_ paths: [BytePath], with pool: HelperPool) throws -> [Result<MediaInfo, MediaError>]
+    {
         let fds = try paths.map { try Sys.openForReading($0) }
         defer { for fd in fds { fd.close() } }
-        let files = try zip(fds, paths).map { fd, path in MediaFile(fd: fd, path: path, size: try fd.status().size) }
+        let files = try zip(fds, paths).map { fd, path in
+            MediaFile(fd: fd, path: path, size: try fd.status().size)
+        }
         return pool.inspect(files).wait()
     }
 
     static var examplePaths: [BytePath] {
-        get throws { try Sys.listDirectory(examples).map { examples.appending($0.name) }.sorted { $0.display < $1.display } }
+        get throws {
+            try Sys.listDirectory(examples).map { examples.appending($0.name) }.sorted {
+                $0.display < $1.display
+            }
+        }
     }
 
     @Test func helpersAreLockedDownAndCannotOpenAFile() throws {
@@ -66,7 +73,9 @@ import Testing
         for (path, answer) in zip(paths, sandboxed) {
             let fd = try Sys.openForReading(path)
             defer { fd.close() }
-            let local = Result { () throws(MediaError) in try reader.read(fd, path: path, size: try! fd.status().size) }
+            let local = Result { () throws(MediaError) in
+                try reader.read(fd, path: path, size: try! fd.status().size)
+            }
             #expect(answer == local, "\(path.display)")
         }
         #expect(sandboxed.filter { (try? $0.get()) != nil }.count >= paths.count / 2)
@@ -75,7 +84,8 @@ import Testing
     @Test func aHostileFileCostsOnlyItself() throws {
         let folder = try TemporaryFolder()
         var paths = try Self.examplePaths
-        let hostile = ["crash": "CRASH", "hang": "HANG", "allocate": "ALLOCATE"].map { name, word -> BytePath in
+        let hostile = ["crash": "CRASH", "hang": "HANG", "allocate": "ALLOCATE"].map {
+            name, word -> BytePath in
             let path = folder.file("\(name).jpg")
             try? writeFile(path, Array("PHOTOFILER-TEST-\(word)\n".utf8) + Array(repeating: 0, count: 64))
             return path
@@ -101,7 +111,10 @@ import Testing
             }
         }
         // And the pool carries on with fresh helpers.
-        #expect(try Self.inspect(Array(try Self.examplePaths.prefix(2)), with: pool).allSatisfy { (try? $0.get()) != nil })
+        #expect(
+            try Self.inspect(Array(try Self.examplePaths.prefix(2)), with: pool).allSatisfy {
+                (try? $0.get()) != nil
+            })
     }
 
     @Test func idleHelpersEnd() throws {
@@ -113,13 +126,18 @@ import Testing
         #expect(waitUntil(timeout: 10) { pool.helperPIDs.isEmpty })
         for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "helper \(pid) is still there") }
         // The next file starts a helper again.
-        #expect(try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool).allSatisfy { (try? $0.get()) != nil })
+        #expect(
+            try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool).allSatisfy {
+                (try? $0.get()) != nil
+            })
     }
 
     @Test func messagesRoundTripAndNonsenseIsRefused() throws {
         let info = MediaInfo(
             mediaType: .video, mimeType: "video/mp4", subtypes: ["live"], pixelWidth: 1920, pixelHeight: 1080,
-            orientation: 6, embeddedDate: CaptureDate(secondsSinceEpoch: 1_700_000_000, utcOffsetSeconds: 3600, source: .container),
+            orientation: 6,
+            embeddedDate: CaptureDate(
+                secondsSinceEpoch: 1_700_000_000, utcOffsetSeconds: 3600, source: .container),
             duration: 2.5, frameCount: 1)
         #expect(try MediaInfo(wire: info.wire) == info)
         let refusal = MediaError.damaged(path: "a.png", format: "PNG", reason: "CRC")
@@ -127,7 +145,8 @@ import Testing
         let request = HelperRequest.inspect(id: 7, path: "x.jpg", size: 42)
         #expect(try HelperRequest.decode(request.encoded).get() == request)
         // Every cut of a valid answer is refused, never read past its end.
-        let answer = HelperAnswer(id: 3, outcome: .value, body: info.wire, notes: ["exiv2 warning: x"]).encoded
+        let answer = HelperAnswer(id: 3, outcome: .value, body: info.wire, notes: ["exiv2 warning: x"])
+            .encoded
         for length in 0..<answer.count {
             #expect(throws: WireError.self) { try HelperAnswer.decode(Array(answer.prefix(length))) }
         }

@@ -47,7 +47,8 @@ import Testing
         }
         let hostile = ["crash": "CRASH", "hang": "HANG", "allocate": "ALLOCATE"]
         for (name, word) in hostile {
-            try scene.dropByRename(Array("PHOTOFILER-TEST-\(word)\n".utf8) + Pictures.unique(0), as: "\(name).jpg", into: inbox)
+            try scene.dropByRename(
+                Array("PHOTOFILER-TEST-\(word)\n".utf8) + Pictures.unique(0), as: "\(name).jpg", into: inbox)
         }
         for n in 0..<10 {
             try scene.dropByRename(Pictures.unique(600 + n), as: "after-\(n).jpg", into: inbox)
@@ -75,7 +76,8 @@ import Testing
         for pid in helpers {
             #expect(Self.status(pid).contains("NoNewPrivs: 1"))
             #expect(Self.status(pid).contains("Seccomp: 2"))
-            let helperMaps = String(decoding: (try? readFile(BytePath("/proc/\(pid)/maps"))) ?? [], as: UTF8.self)
+            let helperMaps = String(
+                decoding: (try? readFile(BytePath("/proc/\(pid)/maps"))) ?? [], as: UTF8.self)
             #expect(helperMaps.contains("/libexiv2"), "a helper is what maps the decoders")
         }
     }
@@ -117,7 +119,9 @@ import Testing
         defer { daemon.terminate() }
         try scene.dropByRename(Pictures.unique(1), as: "one.jpg", into: scene.inbox())
         #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
-        #expect(waitUntil(timeout: 20) { Self.helpers(of: daemon).isEmpty }, "helpers left: \(Self.helpers(of: daemon))")
+        #expect(
+            waitUntil(timeout: 20) { Self.helpers(of: daemon).isEmpty },
+            "helpers left: \(Self.helpers(of: daemon))")
         try scene.dropByRename(Pictures.unique(2), as: "two.jpg", into: scene.inbox())
         #expect(scene.waitForAlbum(count: 2), "\(daemon.log)")
     }
