@@ -90,7 +90,7 @@ extension FilingError {
     /// Maps a catalog failure: SQLITE_FULL is the disk under the catalog being full,
     /// the same case (and the same retry in the daemon) as a full disk under the Roll.
     package static func from(_ error: CatalogError, library: LibraryLayout, source: BytePath) -> FilingError {
-        if case .sqlite(let code, _, _) = error, code & 0xFF == 13 {
+        if error.isDiskFull {
             return .outOfSpace(path: source, library: library.root)
         }
         return .catalog(error)
