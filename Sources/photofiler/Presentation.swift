@@ -135,7 +135,9 @@ enum Output {
             print(String(decoding: try encoder.encode(value), as: UTF8.self))
         } catch {
             FileHandle.standardError.write(
-                Data("photofiler: the JSON output could not be encoded (\(error)); please report this bug.\n".utf8))
+                Data(
+                    "photofiler: the JSON output could not be encoded (\(error)); please report this bug.\n"
+                        .utf8))
             exit(1)
         }
     }
