@@ -76,7 +76,10 @@ package final class HelperServer {
             let result = inspect(descriptor, path: path, size: size)
             let notes = Self.notes.withLock { notes in
                 defer { notes = [] }
-                return Array(notes.prefix(16))
+                // A cut inside a character becomes one U+FFFD (3 bytes for the 1–3 cut off).
+                return notes.prefix(Int(HelperAnswer.mostNotes)).map {
+                    String(decoding: $0.utf8.prefix(HelperAnswer.longestNote - 2), as: UTF8.self)
+                }
             }
             switch result {
             case .success(let info):

@@ -17,8 +17,9 @@ package enum HelperRequestKind: UInt8, Sendable {
 /// pair): version, kind, id, then the kind's body.
 package struct HelperRequest: Equatable {
     static let version: UInt8 = 1
-    /// Requests and answers are small; anything larger is not ours.
-    package static let largestMessage = 64 * 1024
+    /// Requests and answers are small (a path, a `MediaInfo`, a few notes); anything
+    /// larger is not ours.
+    package static let largestMessage = 16 * 1024
 
     package var kind: HelperRequestKind
     package var id: UInt32
@@ -103,6 +104,10 @@ package struct HelperAnswer: Equatable {
         case unsupported = 2
     }
 
+    /// What an answer carries of the libraries' messages, at most (each up to `longestNote` bytes).
+    package static let mostNotes: Int64 = 8
+    package static let longestNote = 512
+
     package var id: UInt32
     package var outcome: Outcome
     package var body: [UInt8]
@@ -133,9 +138,9 @@ package struct HelperAnswer: Equatable {
         guard let outcome = Outcome(rawValue: try reader.byte()) else { throw .badValue }
         let body = try reader.bytes(limit: HelperRequest.largestMessage)
         let count = try reader.integer()
-        guard (0...64).contains(count) else { throw .badLength }
+        guard (0...Self.mostNotes).contains(count) else { throw .badLength }
         var notes: [String] = []
-        for _ in 0..<count { notes.append(try reader.text()) }
+        for _ in 0..<count { notes.append(try reader.text(limit: longestNote)) }
         return HelperAnswer(id: id, outcome: outcome, body: body, notes: notes)
     }
 }

@@ -182,10 +182,20 @@ public final class HelperPool: @unchecked Sendable {
             return nil
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: process.socket.rawValue, queue: queue)
-        let helper = RunningHelper(process: process, source: source)
+        // One timer per helper, moved rather than made anew for each answer; it is
+        // parked at `.distantFuture` (never fires) while the helper has nothing to do.
+        let deadline = DispatchSource.makeTimerSource(queue: queue)
+        let helper = RunningHelper(process: process, source: source, deadline: deadline)
         source.setEventHandler { @Sendable [unowned self, unowned helper] in self.readAnswers(helper) }
         source.setCancelHandler { @Sendable in process.socket.close() }
+        deadline.setEventHandler { @Sendable [unowned self, unowned helper] in
+            guard self.helpers.contains(where: { $0 === helper }), !helper.inFlight.isEmpty else { return }
+            self.helperEnded(helper, why: .timedOut)
+            self.pump()
+        }
+        deadline.schedule(deadline: .distantFuture)
         source.activate()
+        deadline.activate()
         helpers.append(helper)
         return helper
     }
@@ -239,13 +249,8 @@ public final class HelperPool: @unchecked Sendable {
             helper.inFlight.removeFirst()
             helper.served += 1
             job.reads.complete(job.index, .success(answer))
-            if !helper.inFlight.isEmpty {
-                armDeadline(helper)
-            } else {
-                helper.deadline?.cancel()
-                helper.deadline = nil
-                if helper.served >= settings.requestsPerHelper { retire(helper) }
-            }
+            armDeadline(helper)
+            if helper.inFlight.isEmpty, helper.served >= settings.requestsPerHelper { retire(helper) }
         }
         pump()
     }
@@ -285,8 +290,7 @@ public final class HelperPool: @unchecked Sendable {
     /// Closes the helper's socket (it exits on the hang-up), kills it when asked, and reaps it.
     @discardableResult
     private func end(_ helper: RunningHelper, killing: Bool) -> HelperProcess.Ending {
-        helper.deadline?.cancel()
-        helper.deadline = nil
+        helper.deadline.cancel()
         helper.source.cancel()
         return killing ? helper.process.kill() : helper.process.reapAfterHangUp()
     }
@@ -300,19 +304,14 @@ public final class HelperPool: @unchecked Sendable {
         settings.deadlineSeconds + Double((job.file?.size ?? 0) / settings.bytesPerExtraSecond)
     }
 
-    /// The head of a helper's line has its deadline from when it got there.
+    /// The head of a helper's line has its deadline from when it got there; a helper
+    /// with nothing to do has none.
     private func armDeadline(_ helper: RunningHelper) {
-        helper.deadline?.cancel()
-        guard let head = helper.inFlight.first else { return }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + deadline(for: head), leeway: .milliseconds(100))
-        timer.setEventHandler { @Sendable [unowned self, unowned helper] in
-            guard self.helpers.contains(where: { $0 === helper }) else { return }
-            self.helperEnded(helper, why: .timedOut)
-            self.pump()
+        guard let head = helper.inFlight.first else {
+            helper.deadline.schedule(deadline: .distantFuture)
+            return
         }
-        helper.deadline = timer
-        timer.activate()
+        helper.deadline.schedule(deadline: .now() + deadline(for: head), leeway: .milliseconds(100))
     }
 
     private func armIdleTimer() {
@@ -372,12 +371,13 @@ private final class RunningHelper: @unchecked Sendable {
     let process: HelperProcess
     let source: DispatchSourceRead
     var inFlight: [Job] = []
-    var deadline: DispatchSourceTimer?
+    let deadline: DispatchSourceTimer
     var nextID: UInt32 = 0
     var served = 0
 
-    init(process: HelperProcess, source: DispatchSourceRead) {
+    init(process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer) {
         self.process = process
         self.source = source
+        self.deadline = deadline
     }
 }
