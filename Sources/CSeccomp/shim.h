@@ -8,12 +8,9 @@
 // makes a refused system call fail with `code` instead of running it.
 static inline uint32_t photofiler_seccomp_fail_with(uint16_t code) { return SCMP_ACT_ERRNO(code); }
 
-// prctl is variadic, which Swift cannot call: the two settings the helper needs.
+// prctl is variadic, which Swift cannot call: the setting the helper needs.
 
 /// PR_SET_NO_NEW_PRIVS: no exec can ever gain privileges (setuid bits, file
 /// capabilities); required before an unprivileged process may load a seccomp filter.
 static inline int photofiler_set_no_new_privileges(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
-
-/// PR_SET_PDEATHSIG: the helper is killed when the daemon that started it dies.
-static inline int photofiler_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); }
 

@@ -33,10 +33,12 @@ extension Daemon {
         let taken = group
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
-            let inspections = self.inspector.inspect(requests) {
-                self.inspectionCancelled.load(ordering: .relaxed)
+            self.inspector.inspect(
+                requests, skip: { self.inspectionCancelled.load(ordering: .relaxed) },
+                finishingOn: self.inspectionQueue
+            ) { @Sendable [unowned self] inspections in
+                self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
             }
-            self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSandbox
@@ -9,8 +10,10 @@ import PhotoFilerSystem
 /// catalog, so the daemon runs it on a second queue while the filer files the
 /// previous group.
 ///
-/// Not thread-safe (a buffer): one per serial queue.
-public final class FileInspector {
+/// Not thread-safe (a buffer): one per serial queue. `@unchecked Sendable` so that
+/// the completion of `inspect` can finish on the queue its owner names, which is
+/// the one queue that owner uses it on (the daemon's inspection queue).
+public final class FileInspector: @unchecked Sendable {
     package let layout: LibraryLayout
     package let libraryDevice: UInt64
     package let copier = ContentCopier()
@@ -27,8 +30,13 @@ public final class FileInspector {
     /// Everything a group needs of its move-mode requests before anything is written,
     /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
     /// copy mode, another file system, another user's file, or `skip` said so).
-    /// The helpers read the whole group while this thread hashes it.
-    public func inspect(_ requests: [FilingRequest], skip: () -> Bool = { false }) -> [Inspection] {
+    /// The helpers read the whole group while this thread hashes it; `completion`
+    /// runs on `queue` (the inspector's own) once they have answered, so no thread
+    /// is parked waiting for them.
+    public func inspect(
+        _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
+        completion: @escaping @Sendable ([Inspection]) -> Void
+    ) {
         var inspections = [Inspection](repeating: .oneByOne, count: requests.count)
         var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
         for (index, request) in requests.enumerated() where !skip() {
@@ -52,7 +60,21 @@ public final class FileInspector {
                 }
             }
         }
-        for (file, (read, hashed)) in zip(opened, zip(reads.wait(), hashes)) {
+        let started = inspections
+        let files = opened
+        reads.notify(queue: queue) { [self] answers in
+            completion(finish(requests, started, files, answers: answers, hashes: hashes))
+        }
+    }
+
+    /// Joins each opened file's answer and hash, and checks it did not change meanwhile.
+    private func finish(
+        _ requests: [FilingRequest], _ started: [Inspection],
+        _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
+        answers: [Result<MediaInfo, MediaError>], hashes: [Result<(hash: String, size: Int64), FilingError>]
+    ) -> [Inspection] {
+        var inspections = started
+        for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
                 let (hash, size) = try hashed.get()

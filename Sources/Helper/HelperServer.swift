@@ -42,8 +42,10 @@ package final class HelperServer {
             let message: (bytes: [UInt8], descriptor: FileDescriptor?)?
             do {
                 message = try Sys.receiveMessage(socket, limit: HelperRequest.largestMessage)
-            } catch {
+            } catch  where error.errno.rawValue == EMSGSIZE {
                 continue  // an oversized request: dropped; the daemon's deadline notices
+            } catch {
+                exit(1)  // no socket at fd 3: not started by photofiler
             }
             guard let message else { exit(0) }  // the daemon hung up: idle, or gone
             let answer = server.answer(message.bytes, descriptor: message.descriptor)

@@ -19,15 +19,12 @@ enum Lockdown {
         // No core file of strangers' bytes; no file is ever written.
         try limit(RLIMIT_CORE, 0, "RLIMIT_CORE")
         try limit(RLIMIT_FSIZE, 0, "RLIMIT_FSIZE")
-        guard photofiler_die_with_parent() == 0 else {
-            throw LockdownError(step: "PR_SET_PDEATHSIG", code: errno)
-        }
-        // The daemon may have died between the spawn and the line above.
-        guard getppid() != 1 else { throw LockdownError(step: "the daemon is gone", code: ESRCH) }
         guard photofiler_set_no_new_privileges() == 0 else {
             throw LockdownError(step: "PR_SET_NO_NEW_PRIVS", code: errno)
         }
         try SyscallFilter.load(socket: socket.rawValue)
+        // After the filter, so that this thread runs under it too.
+        try DaemonWatch.start(socket: socket)
     }
 
     /// Every descriptor but stdin, stdout, stderr and the socket: the helper holds

@@ -76,6 +76,10 @@ enum SyscallFilter {
             throw LockdownError(step: "seccomp_init", code: ENOMEM)
         }
         defer { seccomp_release(filter) }
+        // On every thread of the process, not only this one: libvips and GLib start
+        // threads of their own at initialisation, before the lockdown.
+        let synced = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1)
+        guard synced == 0 else { throw LockdownError(step: "seccomp_attr_set TSYNC", code: -synced) }
         for rule in rules(socket: socket) {
             let number = seccomp_syscall_resolve_name(rule.name)
             guard number != __NR_SCMP_ERROR else {

@@ -46,6 +46,13 @@ public final class PendingReads: @unchecked Sendable {
         return answers.map { $0! }
     }
 
+    /// Runs `body` on `queue` with the answers once every one is in: nothing waits.
+    public func notify(
+        queue: DispatchQueue, _ body: @escaping @Sendable ([Result<MediaInfo, MediaError>]) -> Void
+    ) {
+        group.notify(queue: queue) { body(self.wait()) }
+    }
+
     /// Waits for every answer to an `.inspect` batch: what each file is, or why it is refused.
     public func wait() -> [Result<MediaInfo, MediaError>] {
         zip(waitForAnswers(), paths).map { answer, path in

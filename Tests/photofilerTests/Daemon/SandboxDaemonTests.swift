@@ -37,7 +37,7 @@ import Testing
         let daemon = try DaemonProcess(
             library: scene.library,
             arguments: ["--inbox", "QQ=\(scene.inbox().display)", "--settle", "20"],
-            environment: ["PHOTOFILER_HELPER_DEADLINE_MS": "3000"])
+            environment: ["PHOTOFILER_HELPER_DEADLINE_MS": "8000"])
         defer { daemon.terminate() }
         let inbox = scene.inbox()
         var good: [String] = []
