@@ -17,9 +17,10 @@ enum DaemonWatch {
                 // Asks for nothing: POLLHUP comes by itself once the peer of a unix socket pair is closed.
                 var watched = pollfd(fd: fd, events: 0, revents: 0)
                 while true {
-                    if poll(&watched, 1, -1) == 1, watched.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                        _exit(0)
-                    }
+                    let ready = poll(&watched, 1, -1)
+                    if ready == 1, watched.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
+                    // A helper that cannot watch must not read: it could outlive the daemon.
+                    if ready == -1, errno != EINTR { _exit(70) }
                 }
             }, descriptor)
         guard result == 0 else { throw LockdownError(step: "pthread_create", code: result) }

@@ -35,6 +35,9 @@ enum SyscallFilter {
             "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep", "nanosleep",
             // Swift's hashing seed and glibc's malloc randomisation.
             "getrandom",
+            // DaemonWatch waits for the daemon's end of the socket to close (glibc's
+            // poll is the poll call; ppoll for a libc that maps it there).
+            "poll", "ppoll",
         ].map { Rule(name: $0) }
         let noExec = scmp_arg_cmp(arg: 2, op: SCMP_CMP_MASKED_EQ, datum_a: UInt64(PROT_EXEC), datum_b: 0)
         let conditional = [

@@ -87,6 +87,16 @@ public final class HelperPool: @unchecked Sendable {
         inspect([file]).wait()[0]
     }
 
+    /// Starts the helpers now if none runs, so that the file about to come (one that
+    /// is still settling) does not wait for their start. They end when idle, as ever.
+    public func prepare() {
+        queue.async { [self] in
+            guard !stopped, helpers.isEmpty else { return }
+            while helpers.count < settings.helpers, startHelper() != nil {}
+            pump()
+        }
+    }
+
     /// Ends every helper at once and refuses everything asked from now on: the
     /// process is stopping, and nothing it waits for should wait on a parser.
     public func stop() {
