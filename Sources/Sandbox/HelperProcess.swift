@@ -105,13 +105,14 @@ package struct HelperProcess {
     }
 
     /// The daemon's environment without what belongs to it alone (systemd's notify
-    /// socket and watchdog, inherited listening sockets): the time zone (`TZ`) and
+    /// socket and watchdog, inherited listening sockets, the crash points of the
+    /// durability tests): the time zone (`TZ`) and
     /// locale still reach the helper, which reads dates in them. The entries are
     /// `environ`'s own, valid for the `posix_spawn` call.
     private static func helperEnvironment(adding extra: UnsafeMutablePointer<CChar>?)
         -> [UnsafeMutablePointer<CChar>?]
     {
-        let withheld = ["NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_", "SWIFT_BACKTRACE="]
+        let withheld = ["NOTIFY_SOCKET=", "WATCHDOG_", "LISTEN_", "SWIFT_BACKTRACE=", "PHOTOFILER_CRASH_AT="]
         // Swift's crash backtracer runs a program of its own, which the filter forbids.
         var kept: [UnsafeMutablePointer<CChar>?] = [extra]
         var index = 0
