@@ -30,9 +30,10 @@ public final class FileInspector: @unchecked Sendable {
     /// Everything a group needs of its move-mode requests before anything is written,
     /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
     /// copy mode, another file system, another user's file, or `skip` said so).
-    /// The helpers read the whole group while this thread hashes it; `completion`
-    /// runs on `queue` (the inspector's own) once they have answered, so no thread
-    /// is parked waiting for them.
+    /// The helpers read the whole group while this thread hashes it (files up to
+    /// `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
+    /// huge file that is no picture costs no read); `completion` runs on `queue`
+    /// (the inspector's own) once they have answered, so no thread is parked waiting.
     public func inspect(
         _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void
@@ -54,11 +55,7 @@ public final class FileInspector: @unchecked Sendable {
         let reads = helpers.inspect(
             opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
         let hashes = opened.map { file in
-            Result { () throws(FilingError) in
-                try systemCall(file.source) { () throws(SystemError) in
-                    try copier.hash(file.fd, path: file.source)
-                }
-            }
+            file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source) : nil
         }
         let started = inspections
         let files = opened
@@ -67,17 +64,28 @@ public final class FileInspector: @unchecked Sendable {
         }
     }
 
+    /// Files up to this size are hashed while the helpers read them.
+    static let hashAheadLimit: Int64 = 64 << 20
+
+    private func hash(_ fd: FileDescriptor, _ source: BytePath) -> Result<
+        (hash: String, size: Int64), FilingError
+    > {
+        Result { () throws(FilingError) in
+            try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
+        }
+    }
+
     /// Joins each opened file's answer and hash, and checks it did not change meanwhile.
     private func finish(
         _ requests: [FilingRequest], _ started: [Inspection],
         _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
-        answers: [Result<MediaInfo, MediaError>], hashes: [Result<(hash: String, size: Int64), FilingError>]
+        answers: [Result<MediaInfo, MediaError>], hashes: [Result<(hash: String, size: Int64), FilingError>?]
     ) -> [Inspection] {
         var inspections = started
         for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
-                let (hash, size) = try hashed.get()
+                let (hash, size) = try (hashed ?? self.hash(file.fd, file.source)).get()
                 try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)
                 inspections[file.index] = .ready(
                     InspectedFile(
