@@ -27,8 +27,9 @@ enum Lockdown {
         try DaemonWatch.start(socket: socket)
     }
 
-    /// Every descriptor but stdin, stdout, stderr and the socket: the helper holds
-    /// nothing of the daemon's (a library may have opened one without close-on-exec).
+    /// Every descriptor but stderr and the socket, stdin and stdout too: the helper
+    /// holds nothing of the daemon's (a library may have opened one without
+    /// close-on-exec), and reads and writes no terminal.
     private static func closeEverythingBut(_ socket: FileDescriptor) throws(LockdownError) {
         let entries: [Sys.DirectoryEntry]
         do {
@@ -37,7 +38,7 @@ enum Lockdown {
             throw LockdownError(step: "listing /proc/self/fd", code: error.errno.rawValue)
         }
         for entry in entries {
-            guard let fd = CInt(entry.name.display), fd > 2, fd != socket.rawValue else { continue }
+            guard let fd = CInt(entry.name.display), fd != 2, fd != socket.rawValue else { continue }
             FileDescriptor(rawValue: fd).close()
         }
     }

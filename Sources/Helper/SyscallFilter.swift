@@ -50,11 +50,10 @@ enum SyscallFilter {
             // The one socket: requests in (with their descriptor), answers out.
             Rule(name: "recvmsg", conditions: [equal(0, socket)]),
             Rule(name: "sendmsg", conditions: [equal(0, socket)]),
-            // A crash message (Swift's fatal errors, glibc's abort), the libraries'
-            // own prints; stdout is /dev/null.
+            // Stderr only: a crash message (Swift's fatal errors, glibc's abort), the
+            // libraries' own warnings. Stdout is closed.
             Rule(name: "write", conditions: [equal(0, 2)]),
             Rule(name: "writev", conditions: [equal(0, 2)]),
-            Rule(name: "write", conditions: [equal(0, 1)]),
             // New threads only (CLONE_THREAD), never a new process.
             Rule(
                 name: "clone",

@@ -6,9 +6,9 @@ import PhotoFilerSystem
 /// `posix_spawn` (no fork of a threaded daemon), in a process group of its own (a
 /// terminal's ^C or a group signal meant for the daemon does not reach it, and it
 /// can be told apart in `ps`), with default signal handling and an empty signal
-/// mask, its socket at descriptor 3, stdin and stdout on /dev/null, stderr shared
-/// (a crash message lands in the daemon's journal). The helper locks itself down
-/// before it reads anything (`HelperService`).
+/// mask, its socket at descriptor 3 and stderr shared (a crash message lands in the
+/// daemon's journal); the helper closes everything else, stdin and stdout too (no
+/// /dev/null needed), and locks itself down before it reads anything (`HelperServer`).
 package struct HelperProcess {
     package let pid: pid_t
     /// Non-blocking, close-on-exec.
@@ -63,8 +63,6 @@ package struct HelperProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, socket.rawValue, HelperExecutable.socketDescriptor)
 
         var attributes = posix_spawnattr_t()
