@@ -92,6 +92,7 @@ extension Daemon {
         }
         if !inboxEvents.isEmpty { debounce.apply(inboxEvents) }
         if !found.isEmpty { debounce.found(found) }
+        stateChanged()
     }
 
     func inboxRoot(for path: BytePath) -> BytePath? {

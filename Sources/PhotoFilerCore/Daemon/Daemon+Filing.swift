@@ -58,6 +58,7 @@ extension Daemon {
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }
         if work.isEmpty && !inspecting { notifier.status(statusLine()) }
+        stateChanged()
     }
 
     /// What filing `path` means, from its inbox's settings; nil when it is no longer to be filed.

@@ -63,6 +63,8 @@ public final class Daemon: @unchecked Sendable {
     var progress: BacklogProgress?
     var lastError: String?
     let lock: DaemonLock
+    /// The state `photofiler status` reads (Daemon+State).
+    var publication = StatePublication()
 
     public init(
         library: PhotoLibrary, configuration: Configuration, lock: DaemonLock, log: Logger,
@@ -140,9 +142,10 @@ public final class Daemon: @unchecked Sendable {
         let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(
             separator: ", ")
         log.info(
-            "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
+            "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
+        publishState()
         notifier.ready(status: statusLine())
         if found >= BacklogProgress.threshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
@@ -170,6 +173,7 @@ public final class Daemon: @unchecked Sendable {
         do {
             try watcher.watch(directory: root, excluding: [library.layout.root])
             missingInboxes.remove(root)
+            publication.failedInboxes.remove(root)
             let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
             if files.count > 300 {
                 log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
@@ -180,7 +184,10 @@ public final class Daemon: @unchecked Sendable {
             if (try? Sys.statusIfExists(root)) == nil {
                 missingInboxes.insert(root)
                 watchParentForReappearance(root)
+            } else {
+                publication.failedInboxes.insert(root)
             }
+            lastError = "\(error)"
             log.error("\(error)")
             return 0
         }

@@ -34,6 +34,9 @@ public struct Debouncer: Sendable {
     /// Number of paths waiting for their deadline.
     public var pendingCount: Int { pending.count }
 
+    /// The paths waiting to settle (for `status`'s files waiting per inbox).
+    public var pendingPaths: [BytePath] { Array(pending.keys) }
+
     /// True when `path` is armed and not yet due.
     public func isPending(_ path: BytePath) -> Bool { pending[path] != nil }
 
