@@ -64,10 +64,10 @@ extension Daemon {
     /// What filing `path` means, from its inbox's settings; nil when it is no longer to be filed.
     func request(for path: BytePath) -> FilingRequest? {
         guard let root = inboxRoot(for: path), let inbox = inboxes[root] else { return nil }
-        if TemporaryName.matches(path) { return nil }
+        if TemporaryName.matches(path) || TemporaryName.isInHiddenFolder(path, below: root) { return nil }
         return FilingRequest(
             source: path, album: inbox.name, origin: inbox.name.value,
-            mode: configuration.effectiveKeep(for: inbox) ? .keep : .move,
+            mode: keeps(inbox) ? .keep : .move,
             link: configuration.effectiveLink(for: inbox))
     }
 

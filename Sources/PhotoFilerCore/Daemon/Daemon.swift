@@ -63,6 +63,8 @@ public final class Daemon: @unchecked Sendable {
     var progress: BacklogProgress?
     var lastError: String?
     let lock: DaemonLock
+    /// Inbox roots that a sync engine owns (Daemon+SyncEngines).
+    var syncEngines: [BytePath: SyncEngine] = [:]
     /// The state `photofiler status` reads (Daemon+State).
     var publication = StatePublication()
 
@@ -174,6 +176,7 @@ public final class Daemon: @unchecked Sendable {
             try watcher.watch(directory: root, excluding: [library.layout.root])
             missingInboxes.remove(root)
             publication.failedInboxes.remove(root)
+            if let inbox = inboxes[root] { detectSyncEngine(inbox) }
             let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
             if files.count > 300 {
                 log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
