@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
 
 /// The corpus travels with the repository: a clone with nothing beside it runs every test.
 struct FixtureTests {

@@ -1,4 +1,4 @@
-import PhotoFilerCore
+import PhotoFilerSystem
 import Testing
 
 /// The rows of the corpus's MANIFEST.tsv (tab-separated, a header line first), as

@@ -1,4 +1,4 @@
-import PhotoFilerCore
+import PhotoFilerSystem
 
 /// The files tests read that live in the repository, under `Tests/Fixtures/`, found
 /// from this file's own path: a clone with nothing beside it has all it needs.

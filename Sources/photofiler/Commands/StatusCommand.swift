@@ -1,5 +1,7 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerDaemon
+import PhotoFilerSystem
 
 /// `photofiler status`: is a daemon running on this library, and what is it doing.
 struct StatusCommand: Command {

@@ -1,7 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerSystem
+@testable import PhotoFilerWatching
 
 @Suite struct SyncEngineTests {
     @Test func markersNameTheEngine() throws {

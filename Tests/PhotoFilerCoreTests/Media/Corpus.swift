@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 /// The corpus files (`Tests/Fixtures/corpus`, rows in `CorpusManifest`) read the way the filer reads them.
 enum Corpus {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerDaemon
+import PhotoFilerSystem
 import TestSupport
 import Testing
 
