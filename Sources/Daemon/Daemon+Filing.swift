@@ -58,7 +58,9 @@ extension Daemon {
             report(result, path: item.path, album: item.request.album)
         }
         if var backlog = progress {
-            if let line = backlog.advance(by: group.count, now: Self.seconds()) { log.info(line) }
+            if let snapshot = backlog.advance(by: group.count, now: Self.seconds()) {
+                log.info(snapshot.line("Start-up backlog"))
+            }
             progress = backlog.isComplete ? nil : backlog
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }

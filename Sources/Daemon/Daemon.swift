@@ -22,6 +22,9 @@ public final class Daemon: @unchecked Sendable {
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
     /// also held to a quarter of the descriptor limit (`ulimit -n`).
     package static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
+    /// Start-up backlogs (files that arrived while the daemon was down) smaller than
+    /// this are filed without progress lines.
+    static let backlogProgressThreshold = 300
     /// How often Recently Deleted is purged while running.
     package static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 
@@ -63,7 +66,7 @@ public final class Daemon: @unchecked Sendable {
     package var stopping = false
     package var filedCount = 0
     /// Set while a large start-up backlog is being filed.
-    package var progress: BacklogProgress?
+    package var progress: WorkProgress?
     package var lastError: String?
     package let lock: DaemonLock
     /// Inbox roots that a sync engine owns (Daemon+SyncEngines).
@@ -152,9 +155,9 @@ public final class Daemon: @unchecked Sendable {
         Sys.returnFreeMemory()
         publishState()
         notifier.ready(status: statusLine())
-        if found >= BacklogProgress.threshold {
+        if found >= Self.backlogProgressThreshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
-            progress = BacklogProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
+            progress = WorkProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
         }
     }
 

@@ -2,26 +2,35 @@
 struct CheckCommand: Command {
     static let name = "check"
     static let help = """
-        usage: photofiler check [--repair] [--library DIR] [--json]
+        usage: photofiler check [--repair] [--quiet] [--library DIR] [--json]
         Compares the catalog with the files on disk (every roll file is hashed). Exit 0 when they agree;
         exit 1 listing each difference, one a line. With --repair, makes the catalog match the disk.
+        Long work shows a progress bar on a terminal, plain lines on stderr otherwise (none with --quiet).
         """
 
     let repair: Bool
+    let quiet: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         repair = arguments.flag("--repair")
+        quiet = arguments.flag("--quiet")
         let extra = try arguments.operands()
         if !extra.isEmpty { throw UsageError("'check' takes no operands; see 'photofiler check --help'.") }
     }
 
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
+        let style = ProgressDisplay.style(json: context.json, quiet: quiet)
         do {
-            let differences = try library.reconciler.differences(verifyHashes: true)
+            let hashing = ProgressTracker("Checking", unit: "roll file", style: style)
+            let differences = try library.reconciler.differences(
+                verifyHashes: true, progress: hashing.advance)
+            hashing.finish()
             if repair {
                 _ = try library.reconciler.removeTemporaryFiles()
-                let mended = try library.reconciler.repair(differences)
+                let adopting = ProgressTracker("Adopting", unit: "roll file", style: style)
+                let mended = try library.reconciler.repair(differences, progress: adopting.advance)
+                adopting.finish()
                 let left = try library.reconciler.differences(verifyHashes: false)
                 for difference in left { Output.line(difference.description) }
                 if context.json { Output.json(["repaired": mended, "remaining": left.count]) }
