@@ -63,7 +63,10 @@ import Testing
         let manual = try Self.text(Self.manual)
         let commands = try Self.commands()
         #expect(commands.contains("status") && commands.contains("watch"), "\(commands)")
-        #expect(try Self.options(of: "list") == ["--album", "--media", "--sort", "--limit", "--library", "--json"])
+        #expect(
+            try Self.options(of: "list") == [
+                "--album", "--media", "--sort", "--limit", "--library", "--json",
+            ])
         for command in commands where command != "help" {
             #expect(manual.contains("*\(command)*"), "photofiler(1) does not describe '\(command)'")
             for option in try Self.options(of: command) {
