@@ -4,11 +4,9 @@ import PhotoFilerSystem
 /// Inboxes that a sync engine owns keep their files unless the config says
 /// `keep = false`. Runs on `queue`.
 extension Daemon {
-    /// Whether filing leaves this inbox's files in place: `--keep`, else the
-    /// inbox's own `keep`, else whether a sync engine owns the folder.
+    /// Whether filing leaves this inbox's files in place.
     func keeps(_ inbox: InboxConfiguration) -> Bool {
-        if let said = configuration.keep ?? inbox.keep { return said }
-        return syncEngines[inbox.path] != nil
+        configuration.effectiveKeep(for: inbox, syncedBy: syncEngines[inbox.path])
     }
 
     /// Looks for a sync engine's marker in the inbox and says, once, what follows from it.

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import PhotoFilerDaemon
+@testable import PhotoFilerFiling
 @testable import PhotoFilerSystem
 @testable import PhotoFilerWatching
 
@@ -41,5 +42,16 @@ import Testing
         // The root itself may be hidden; only folders below it count.
         #expect(!TemporaryName.isInHiddenFolder(BytePath("/home/me/.sync/Camera/2023/a.jpg"), below: root))
         #expect(!TemporaryName.isInHiddenFolder(BytePath("/home/me/.sync/Camera/a.jpg"), below: root))
+    }
+}
+
+@Suite struct SyncedKeepTests {
+    @Test func aSyncedInboxKeepsUnlessItsConfigSaysFalse() throws {
+        var inbox = InboxConfiguration(name: try AlbumName(validating: "Phone"), path: "/sync/Camera")
+        #expect(Configuration().effectiveKeep(for: inbox, syncedBy: .syncthing))
+        #expect(!Configuration().effectiveKeep(for: inbox, syncedBy: nil))
+        inbox.keep = false
+        #expect(!Configuration().effectiveKeep(for: inbox, syncedBy: .nextcloud))
+        #expect(Configuration(keep: true).effectiveKeep(for: inbox, syncedBy: nil), "--keep wins")
     }
 }
