@@ -97,6 +97,7 @@ extension Daemon {
         if !found.isEmpty { debounce.found(found) }
         // A file is on its way: start the helpers while it settles, not once it has.
         if !inboxEvents.isEmpty || !found.isEmpty { HelperPool.shared.prepare() }
+        stateChanged()
     }
 
     package func inboxRoot(for path: BytePath) -> BytePath? {
