@@ -61,12 +61,9 @@ import Testing
     }
 
     /// The sandboxed answers are exactly what the same reader says in process, for
-    /// the examples and the shared corpus: nothing the lockdown forbids was needed.
+    /// the examples and the corpus: nothing the lockdown forbids was needed.
     @Test func sandboxedAnswersMatchTheReaderInProcess() throws {
-        var paths = try Self.examplePaths
-        if let corpus = Corpus.directory {
-            paths += Corpus.entries.map { BytePath(corpus + "/" + $0.file) }
-        }
+        let paths = try Self.examplePaths + CorpusManifest.entries.map { Fixtures.corpus($0.file) }
         let pool = Self.pool()
         defer { pool.stop() }
         let sandboxed = try Self.inspect(paths, with: pool)
