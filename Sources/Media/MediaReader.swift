@@ -13,6 +13,8 @@ public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.
     private let timeZone: TimeZone
+    /// What the last image's XMP said of an embedded video (read with its other tags).
+    var motionPhoto: MotionPhoto.Announcement?
 
     public init(timeZone: TimeZone = .current) throws(MediaError) {
         try MediaLibraries.start()
@@ -43,8 +45,10 @@ public final class MediaReader {
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
-        return try readImage(
+        var info = try readImage(
             libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
+        try readLivePhotoTraits(&info, file: file)
+        return info
     }
 
     private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
@@ -56,9 +60,11 @@ public final class MediaReader {
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
         }
-        return MediaInfo(
+        var info = MediaInfo(
             mediaType: .video, mimeType: mimeType, pixelWidth: probe.width, pixelHeight: probe.height,
             orientation: probe.orientation, embeddedDate: probe.creationDate, duration: probe.duration)
+        info.live.contentIdentifier = probe.contentIdentifier
+        return info
     }
 
     private func readImage(
@@ -93,9 +99,12 @@ public final class MediaReader {
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
         }
 
+        motionPhoto = nil
         var info = MediaInfo(mediaType: .image, mimeType: mimeType)
         var subtypes: Set<String> = []
         if let exif {
+            info.live.contentIdentifier = exif.contentIdentifier
+            motionPhoto = exif.motionPhoto
             info.pixelWidth = exif.pixelWidth
             info.pixelHeight = exif.pixelHeight
             info.orientation = exif.orientation
