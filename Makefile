@@ -8,8 +8,10 @@ DESTDIR ?=
 # install; ~/.local/share/systemd/user for PREFIX=~/.local.
 SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
+# ffmpeg: the tests make Live Photo videos (QuickTime keys) and motion photos with it.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools \
+	ffmpeg
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run demo test bench install uninstall format clean
