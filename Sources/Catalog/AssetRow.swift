@@ -87,7 +87,8 @@ package enum AssetRow {
                 duration: row.optionalDouble(28), embeddedOffset: row.optionalInt64(29),
                 originalName: row.optionalPath(30), trashPath: row.optionalPath(31))
             if let offset = video?.embeddedOffset {
-                info.live.embeddedVideo = EmbeddedVideo(offset: offset, length: size, duration: video?.duration)
+                info.live.embeddedVideo = EmbeddedVideo(
+                    offset: offset, length: size, duration: video?.duration)
             }
         }
         return AssetRecord(

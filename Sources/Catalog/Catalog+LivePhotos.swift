@@ -76,7 +76,8 @@ extension Catalog {
     }
 
     /// Where the paired video is now: moved within the Roll, into Recently Deleted or back.
-    public func setLiveVideoLocation(of id: AssetID, rollPath: BytePath, trashPath: BytePath?) throws(CatalogError)
+    public func setLiveVideoLocation(of id: AssetID, rollPath: BytePath, trashPath: BytePath?)
+        throws(CatalogError)
     {
         try update(
             "UPDATE assets SET live_video_path = ?, live_video_trash_path = ? WHERE id = ?",

@@ -3,7 +3,8 @@ import PhotoFilerSystem
 extension Catalog {
     // MARK: Memberships
 
-    private static let membershipColumns = "asset_id, album_id, entry_name, added_at, removed_at, video_entry_name"
+    private static let membershipColumns =
+        "asset_id, album_id, entry_name, added_at, removed_at, video_entry_name"
 
     private func decodeMembership(_ row: Statement) -> MembershipRecord {
         MembershipRecord(

@@ -35,7 +35,8 @@ public struct LiveVideoRecord: Sendable, Equatable {
     /// A motion photo's video, inside the still's file.
     public init(embedded video: EmbeddedVideo) {
         self.init(
-            rollPath: nil, hash: nil, size: video.length, duration: video.duration, embeddedOffset: video.offset)
+            rollPath: nil, hash: nil, size: video.length, duration: video.duration,
+            embeddedOffset: video.offset)
     }
 
     public var isEmbedded: Bool { embeddedOffset != nil }

@@ -59,7 +59,8 @@ extension Daemon {
     private func liveVideoRemoved(_ relative: BytePath, path: BytePath) throws {
         guard let asset = try library.catalog.asset(liveVideoPath: relative), !asset.isDeleted else { return }
         try library.lifecycle.liveVideoRemoved(asset)
-        log.info("The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
+        log.info(
+            "The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
     }
 
     package func scheduleReconcile() {

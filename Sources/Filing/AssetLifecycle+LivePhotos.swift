@@ -29,7 +29,9 @@ extension AssetLifecycle {
         let absoluteFolder = filer.layout.absolute(folder)
         let name = try filer.systemCall(trashFile) { () throws(SystemError) -> BytePath in
             try Sys.makeDirectories(absoluteFolder)
-            let name = try NameAllocator.allocate(preferred: video.rollPath?.lastComponent ?? trash.lastComponent) {
+            let name = try NameAllocator.allocate(
+                preferred: video.rollPath?.lastComponent ?? trash.lastComponent
+            ) {
                 (candidate) throws(SystemError) in
                 try Sys.link(trashFile, to: absoluteFolder.appending(candidate))
             }

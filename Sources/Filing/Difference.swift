@@ -23,7 +23,8 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
-        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord: return true
+        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord:
+            return true
         case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo: return false
         }
     }
@@ -43,7 +44,8 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
         case .missingLiveVideo(let asset, let rollPath):
             return "missing Live Photo video: asset \(asset) '\(rollPath.display)'"
         case .videoLinkWithoutRecord(let asset, let albumFolder, let entryName):
-            return "Live Photo video link without a record: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
+            return
+                "Live Photo video link without a record: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
         case .strayAlbumEntry(let albumFolder, let entryName):
             return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
         }

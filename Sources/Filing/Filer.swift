@@ -89,7 +89,9 @@ public final class Filer {
 
         let existing = try catalogCall { () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }
         let result: FilingResult
-        if let live = try catalogCall({ () throws(CatalogError) in try catalog.asset(liveVideoHash: hashed.hash) }),
+        if let live = try catalogCall({ () throws(CatalogError) in
+            try catalog.asset(liveVideoHash: hashed.hash)
+        }),
             !live.isDeleted
         {
             // A Live Photo's video again: that asset, whichever half came.
@@ -235,8 +237,11 @@ public final class Filer {
         let entries = try linkResources(of: asset, into: album, kind: request.link, source: source)
         try catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
-                try catalog.addMembership(asset: asset.id, album: album.id, entryName: entries.still, at: now())
-                if let video = entries.video { try catalog.setVideoEntry(video, asset: asset.id, album: album.id) }
+                try catalog.addMembership(
+                    asset: asset.id, album: album.id, entryName: entries.still, at: now())
+                if let video = entries.video {
+                    try catalog.setVideoEntry(video, asset: asset.id, album: album.id)
+                }
             }
         }
         return FilingResult(outcome: .duplicate(joinedAlbum: true), asset: asset, album: album)
@@ -296,7 +301,9 @@ public final class Filer {
 
     /// Links the asset's roll file, and a Live Photo's paired video, into the album
     /// and syncs it: the entries' names.
-    package func linkResources(of asset: AssetRecord, into album: AlbumRecord, kind: LinkKind, source: BytePath)
+    package func linkResources(
+        of asset: AssetRecord, into album: AlbumRecord, kind: LinkKind, source: BytePath
+    )
         throws(FilingError) -> (still: BytePath, video: BytePath?)
     {
         try systemCall(source) { () throws(SystemError) -> (BytePath, BytePath?) in

@@ -66,8 +66,8 @@ public struct LivePhotoPairing {
         var staleEntries: [(AlbumRecord, BytePath)] = []
         let albumIDs = Set(stillMemberships.map(\.albumID)).union(videoMemberships.map(\.albumID)).sorted()
         for albumID in albumIDs {
-            guard let album = try filer.catalogCall({ () throws(CatalogError) in try catalog.album(id: albumID) })
-            else { continue }
+            let found = try filer.catalogCall { () throws(CatalogError) in try catalog.album(id: albumID) }
+            guard let album = found else { continue }
             let stillEntry = stillMemberships.first { $0.albumID == albumID }
             let videoEntry = videoMemberships.first { $0.albumID == albumID }
             let kind = try linkKind(of: stillEntry?.entryName ?? videoEntry?.entryName, in: album)
@@ -101,7 +101,8 @@ public struct LivePhotoPairing {
                 try catalog.attachLiveVideo(record, to: still.id)
                 for item in plan {
                     if let entry = item.entry {
-                        try catalog.addMembership(asset: still.id, album: item.album.id, entryName: entry, at: now)
+                        try catalog.addMembership(
+                            asset: still.id, album: item.album.id, entryName: entry, at: now)
                     }
                     try catalog.setVideoEntry(item.videoEntry, asset: still.id, album: item.album.id)
                 }
@@ -122,7 +123,8 @@ public struct LivePhotoPairing {
 
     /// Active memberships of one asset.
     private func memberships(of id: AssetID) throws(FilingError) -> [MembershipRecord] {
-        try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(ofAsset: id) }.filter(\.isActive)
+        try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(ofAsset: id) }.filter(
+            \.isActive)
     }
 
     /// The kind of link the album already uses for this asset (hard unless it is a

@@ -21,7 +21,8 @@ extension PhotoLibrary {
     /// embedded one (the still's file is only read), to `output`. Returns the bytes written.
     @discardableResult
     public func exportLiveVideo(_ id: AssetID, to output: FileDescriptor) throws(FilingError) -> Int64 {
-        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }) else {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else {
             throw .unknownAsset(id: id)
         }
         guard let video = asset.liveVideo else { throw .notLivePhoto(id: id) }
@@ -44,7 +45,8 @@ extension PhotoLibrary {
             var done: Int64 = 0
             while done < video.size {
                 let wanted = Int(min(Int64(buffer.count), video.size - done))
-                let got = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: offset + done)
+                let got = try input.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: offset + done)
                 guard got > 0 else { throw SystemError(.ioError, call: "read", path: file) }
                 try output.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<got]))
                 done += Int64(got)

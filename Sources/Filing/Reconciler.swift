@@ -79,7 +79,8 @@ public struct Reconciler {
                 continue
             case .missingLiveVideo(let id, let rollPath):
                 guard
-                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }),
+                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
+                    ),
                     asset.liveVideo?.rollPath == rollPath
                 else { continue }
                 try lifecycle.liveVideoRemoved(asset)
@@ -189,7 +190,8 @@ public struct Reconciler {
             if live == nil {
                 let alive = assets.filter { !$0.isDeleted }
                 live = Dictionary(
-                    alive.map { ($0.rollPath, $0) } + alive.compactMap { a in a.liveVideoPath.map { ($0, a) } },
+                    alive.map { ($0.rollPath, $0) }
+                        + alive.compactMap { a in a.liveVideoPath.map { ($0, a) } },
                     uniquingKeysWith: { a, _ in a })
                 byInode = Dictionary(disk.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
             }
@@ -215,7 +217,8 @@ public struct Reconciler {
                 } ?? []
             let active = memberships.filter(\.isActive)
             let activeByEntry = Dictionary(
-                active.map { ($0.entryName, $0) } + active.compactMap { m in m.videoEntryName.map { ($0, m) } },
+                active.map { ($0.entryName, $0) }
+                    + active.compactMap { m in m.videoEntryName.map { ($0, m) } },
                 uniquingKeysWith: { a, _ in a })
             let entries = try filer.systemCall(folderPath) { () throws(SystemError) in
                 try Sys.listDirectory(folderPath)
@@ -236,7 +239,8 @@ public struct Reconciler {
                 }
                 if let membership = activeByEntry[entry], membership.assetID == asset.id { continue }
                 if isVideo {
-                    found.append(.videoLinkWithoutRecord(asset: asset.id, albumFolder: folder, entryName: entry))
+                    found.append(
+                        .videoLinkWithoutRecord(asset: asset.id, albumFolder: folder, entryName: entry))
                     continue
                 }
                 if memberships.contains(where: { $0.assetID == asset.id && $0.isActive }) { continue }
@@ -344,20 +348,26 @@ public struct Reconciler {
 
     /// A Live Photo's video entry in `album`: recorded as the second entry of the
     /// asset's membership, which is made (with a link to the still) when missing.
-    private func recordVideoEntry(_ entry: BytePath, asset id: AssetID, album: AlbumRecord) throws(FilingError) {
-        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }) else {
+    private func recordVideoEntry(_ entry: BytePath, asset id: AssetID, album: AlbumRecord)
+        throws(FilingError)
+    {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else {
             return
         }
         let membership = try filer.catalogCall { () throws(CatalogError) in
             try catalog.membership(asset: id, album: album.id)
         }
         if membership?.isActive != true {
-            let still = try filer.linkAndSync(asset.rollPath, into: album, kind: .hard, source: layout.albumFolder(album))
+            let still = try filer.linkAndSync(
+                asset.rollPath, into: album, kind: .hard, source: layout.albumFolder(album))
             try filer.catalogCall { () throws(CatalogError) in
                 try catalog.addMembership(asset: id, album: album.id, entryName: still, at: filer.now())
             }
         }
-        try filer.catalogCall { () throws(CatalogError) in try catalog.setVideoEntry(entry, asset: id, album: album.id) }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.setVideoEntry(entry, asset: id, album: album.id)
+        }
     }
 
     private func albumForFolder(_ folder: BytePath) throws(FilingError) -> AlbumRecord? {

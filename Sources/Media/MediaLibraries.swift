@@ -46,7 +46,9 @@ private let startup: MediaError? = {
     // namespace table is process-wide and unlocked).
     for (prefix, uri) in MotionPhoto.namespaces {
         var error: UnsafeMutablePointer<GError>?
-        if gexiv2_metadata_try_register_xmp_namespace(uri, prefix, &error) == 0, let error { g_error_free(error) }
+        if gexiv2_metadata_try_register_xmp_namespace(uri, prefix, &error) == 0, let error {
+            g_error_free(error)
+        }
     }
     // The operation cache keeps every opened image alive: unbounded growth in a daemon.
     vips_cache_set_max(0)

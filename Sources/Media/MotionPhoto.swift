@@ -93,7 +93,9 @@ extension MotionPhoto {
         return nil
     }
 
-    private static func checked(offset: Int64, length: Int64, fileSize: Int64) -> (offset: Int64, length: Int64)? {
+    private static func checked(offset: Int64, length: Int64, fileSize: Int64) -> (
+        offset: Int64, length: Int64
+    )? {
         guard length > 8, offset > 0, offset <= fileSize - length else { return nil }
         return (offset, length)
     }
@@ -142,7 +144,9 @@ extension MotionPhoto {
 
     /// The video inside a `MotionPhoto_Data` block whose first bytes are `header`:
     /// the block repeats its type, then the name's length and the name, then the data.
-    package static func samsungVideo(in block: SamsungBlock, header: [UInt8]) -> (offset: Int64, length: Int64)? {
+    package static func samsungVideo(in block: SamsungBlock, header: [UInt8]) -> (
+        offset: Int64, length: Int64
+    )? {
         guard block.type == samsungVideoType, header.count >= samsungHeaderSize else { return nil }
         let nameLength = Int(header.littleEndian32(at: 4))
         guard nameLength == samsungVideoName.count, Array(header[8..<(8 + nameLength)]) == samsungVideoName

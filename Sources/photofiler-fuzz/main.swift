@@ -53,7 +53,8 @@ final class FuzzHarness {
             precondition(block.offset >= 0 && block.offset + block.size <= Int64(input.count))
             let start = Int(block.offset)
             _ = MotionPhoto.samsungVideo(
-                in: block, header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
+                in: block,
+                header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
         }
         // Dates: the first 64 bytes as a file name, the same bytes as EXIF text.
         let prefix = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }

@@ -26,7 +26,9 @@ public enum LivePhotoFixtures {
 
     /// `jpeg` made an iPhone still carrying `contentIdentifier`, taken at `taken`
     /// (EXIF `YYYY:MM:DD HH:MM:SS`).
-    public static func appleStill(_ jpeg: [UInt8], contentIdentifier: String, taken: String, in folder: TemporaryFolder)
+    public static func appleStill(
+        _ jpeg: [UInt8], contentIdentifier: String, taken: String, in folder: TemporaryFolder
+    )
         throws -> [UInt8]
     {
         let path = folder.file("still-\(UUID().uuidString).jpg")
@@ -49,7 +51,8 @@ public enum LivePhotoFixtures {
         let path = folder.file("motion-\(UUID().uuidString).jpg")
         try writeFile(path, jpeg)
         var error: UnsafeMutablePointer<GError>?
-        _ = gexiv2_metadata_try_register_xmp_namespace("http://ns.google.com/photos/1.0/camera/", "GCamera", &error)
+        _ = gexiv2_metadata_try_register_xmp_namespace(
+            "http://ns.google.com/photos/1.0/camera/", "GCamera", &error)
         if let error { g_error_free(error) }
         try edit(path) { metadata in
             try set(metadata, "Xmp.GCamera.MicroVideo", "1")
@@ -82,7 +85,8 @@ public enum LivePhotoFixtures {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw FixtureError("ffmpeg exited with \(process.terminationStatus); install it with 'make deps'.")
+            throw FixtureError(
+                "ffmpeg exited with \(process.terminationStatus); install it with 'make deps'.")
         }
         return try readFile(path)
     }

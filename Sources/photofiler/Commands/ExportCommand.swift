@@ -16,7 +16,8 @@ struct ExportCommand: Command {
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--video") else {
-            throw UsageError("'export' writes a Live Photo's video: give --video; see 'photofiler export --help'.")
+            throw UsageError(
+                "'export' writes a Live Photo's video: give --video; see 'photofiler export --help'.")
         }
         output = try arguments.value("-o")
         let ids = try parseIDs(try arguments.operands(), command: Self.name)

@@ -35,7 +35,8 @@ struct ListCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         do {
             let assets = try library.assets(
-                album: album, media: media?.mediaType, livePhotosOnly: media == .live, sort: sort, limit: limit,
+                album: album, media: media?.mediaType, livePhotosOnly: media == .live, sort: sort,
+                limit: limit,
                 now: Date().timeIntervalSince1970)
             if context.json {
                 var rows: [AssetJSON] = []

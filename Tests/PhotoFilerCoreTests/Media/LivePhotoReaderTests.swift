@@ -68,12 +68,14 @@ import Testing
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * $0) & 0xFF) } }
         let name = Array("MotionPhoto_Data".utf8)
         let block = [0, 0, 0x30, 0x0A] + le32(name.count) + name + video
-        let directory = Array("SEFH".utf8) + le32(106) + le32(1) + [0, 0, 0x30, 0x0A] + le32(block.count)
+        let directory =
+            Array("SEFH".utf8) + le32(106) + le32(1) + [0, 0, 0x30, 0x0A] + le32(block.count)
             + le32(block.count)
         return image + block + directory + le32(directory.count) + Array("SEFT".utf8)
     }
 
-    static let fakeVideo: [UInt8] = [0, 0, 0, 16] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 9, count: 500)
+    static let fakeVideo: [UInt8] =
+        [0, 0, 0, 16] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 9, count: 500)
 
     @Test func samsungTrailerBlocksAreFound() {
         let file = Self.samsungFile(image: [UInt8](repeating: 1, count: 1000), video: Self.fakeVideo)
@@ -129,7 +131,8 @@ import Testing
 
     static var sampleJPEG: [UInt8] {
         get throws {
-            try readFile(BytePath(#filePath).parent.parent.parent.parent.appending("examples/pictures/sunset.jpg"))
+            try readFile(
+                BytePath(#filePath).parent.parent.parent.parent.appending("examples/pictures/sunset.jpg"))
         }
     }
 
@@ -149,7 +152,8 @@ import Testing
         let info = try Self.read(movie, named: "IMG_0001.MOV", in: folder)
         #expect(info.mediaType == .video)
         #expect(info.live.contentIdentifier == Self.identifier)
-        let plain = try LivePhotoFixtures.movie(contentIdentifier: nil, created: "2023-12-01T12:34:56+0100", in: folder)
+        let plain = try LivePhotoFixtures.movie(
+            contentIdentifier: nil, created: "2023-12-01T12:34:56+0100", in: folder)
         #expect(try Self.read(plain, named: "plain.MOV", in: folder).live.contentIdentifier == nil)
     }
 

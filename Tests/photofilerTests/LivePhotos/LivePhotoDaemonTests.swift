@@ -8,10 +8,11 @@ import Testing
 /// Deleting the still takes the video along; deleting the video leaves a still.
 @Suite struct LivePhotoDaemonTests {
     /// Drops one half, waits until it is filed on its own, then the other.
-    private func dropInTurn(_ first: (bytes: [UInt8], name: String, inbox: String),
+    private func dropInTurn(
+        _ first: (bytes: [UInt8], name: String, inbox: String),
         _ second: (bytes: [UInt8], name: String, inbox: String), scene: DaemonScene, daemon: DaemonProcess,
-        restartBetween: Bool = false, inboxes: [String]) throws -> DaemonProcess
-    {
+        restartBetween: Bool = false, inboxes: [String]
+    ) throws -> DaemonProcess {
         var daemon = daemon
         try scene.dropByRename(first.bytes, as: first.name, into: scene.inbox(first.inbox))
         #expect(scene.waitForAlbum(first.inbox, count: 1), "\(daemon.log)")
@@ -39,9 +40,12 @@ import Testing
         let still = (pair.still, pair.stillName, "QQ")
         let video = (pair.video, pair.videoName, "WeChat")
         let restart = order.hasSuffix("restart")
-        let running = try order.hasPrefix("still")
-            ? dropInTurn(still, video, scene: scene, daemon: daemon, restartBetween: restart, inboxes: inboxes)
-            : dropInTurn(video, still, scene: scene, daemon: daemon, restartBetween: restart, inboxes: inboxes)
+        let running =
+            try order.hasPrefix("still")
+            ? dropInTurn(
+                still, video, scene: scene, daemon: daemon, restartBetween: restart, inboxes: inboxes)
+            : dropInTurn(
+                video, still, scene: scene, daemon: daemon, restartBetween: restart, inboxes: inboxes)
         #expect(waitForOneLivePhoto(scene, daemon: running), "\(running.log)")
         _ = try expectOneLivePhoto(in: scene.library, pair: pair, albums: inboxes)
         #expect(running.terminate() == 0)
@@ -81,8 +85,10 @@ import Testing
         let asset = try #require(try listJSON(scene.library, []).first)
         let stillPath = BytePath(try #require(asset["path"] as? String))
         try Sys.unlink(stillPath)  // a file manager's delete
-        #expect(waitUntil(timeout: 10) { (try? listJSON(scene.library, []))?.isEmpty == true }, "\(daemon.log)")
-        #expect(waitUntil(timeout: 10) { scene.contents.rollFiles().isEmpty }, "the video stays: \(daemon.log)")
+        #expect(
+            waitUntil(timeout: 10) { (try? listJSON(scene.library, []))?.isEmpty == true }, "\(daemon.log)")
+        #expect(
+            waitUntil(timeout: 10) { scene.contents.rollFiles().isEmpty }, "the video stays: \(daemon.log)")
         #expect(scene.contents.albumEntries("QQ").isEmpty)
         let trash = LibraryContents.files(below: scene.library.appending("Recently Deleted")).compactMap {
             try? readFile($0)

@@ -15,9 +15,10 @@ struct LivePair {
     let videoName: String
 
     /// `number` names the files (`IMG_0001.JPG`, `IMG_0001.MOV`) and makes the bytes unique.
-    init(number: Int, identifier: String = UUID().uuidString, taken: String = "2023:12:01 12:34:56",
-        videoCreated: String = "2023-12-01T12:34:57+0100", in folder: TemporaryFolder) throws
-    {
+    init(
+        number: Int, identifier: String = UUID().uuidString, taken: String = "2023:12:01 12:34:56",
+        videoCreated: String = "2023-12-01T12:34:57+0100", in folder: TemporaryFolder
+    ) throws {
         self.identifier = identifier
         let base = String(format: "IMG_%04d", number)
         stillName = base + ".JPG"
@@ -55,7 +56,9 @@ func expectOneLivePhoto(
     #expect((video["size"] as? NSNumber)?.intValue == pair.video.count, sourceLocation: sourceLocation)
     let stillPath = try #require(asset["path"] as? String, sourceLocation: sourceLocation)
     let videoPath = try #require(video["path"] as? String, sourceLocation: sourceLocation)
-    #expect(BytePath(stillPath).parent == BytePath(videoPath).parent, "side by side", sourceLocation: sourceLocation)
+    #expect(
+        BytePath(stillPath).parent == BytePath(videoPath).parent, "side by side",
+        sourceLocation: sourceLocation)
     #expect(try readFile(BytePath(videoPath)) == pair.video, sourceLocation: sourceLocation)
     // The whole library: one still and one video in the Roll, one asset in all.
     #expect(contents.rollFiles().count == 2, "\(contents.rollFiles())", sourceLocation: sourceLocation)
@@ -84,7 +87,8 @@ func expectOneLivePhoto(
 }
 
 func listJSON(_ library: BytePath, _ extra: [String]) throws -> [[String: Any]] {
-    let result = try Binary.run((["list", "--json", "--library", library.display] + extra).map { BytePath($0) })
+    let result = try Binary.run(
+        (["list", "--json", "--library", library.display] + extra).map { BytePath($0) })
     return try #require(try result.json() as? [[String: Any]], "list: \(result.stderr)")
 }
 
