@@ -151,6 +151,7 @@ extension Filer {
             }
             var result = result
             result.asset = paired
+            if asset.info.mediaType == .video { result.pairedVideoPath = paired.liveVideo?.rollPath }
             return result
         } catch {
             log.warning("\(error.description) The Live Photo is paired at the next start-up.")
