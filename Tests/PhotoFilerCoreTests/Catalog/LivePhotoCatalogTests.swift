@@ -27,7 +27,8 @@ import Testing
 
         let hash = String(repeating: "f", count: 64)
         let record = LiveVideoRecord(
-            rollPath: "Roll/2023/12/IMG_2.MOV", hash: hash, size: 999, duration: 2.5, originalName: "IMG_2.MOV")
+            rollPath: "Roll/2023/12/IMG_2.MOV", hash: hash, size: 999, duration: 2.5,
+            originalName: "IMG_2.MOV")
         try catalog.write { () throws(CatalogError) in
             try catalog.retireAsset(video, joining: still)
             try catalog.attachLiveVideo(record, to: still)
@@ -40,7 +41,8 @@ import Testing
         #expect(try catalog.asset(liveVideoHash: hash)?.id == still)
         #expect(try catalog.asset(liveVideoPath: "Roll/2023/12/IMG_2.MOV")?.id == still)
         #expect(try catalog.identifiersWaitingToPair().isEmpty)
-        #expect(try catalog.assets(matching: AssetQuery(smartAlbum: .livePhotos, now: 0)).map(\.id) == [still])
+        #expect(
+            try catalog.assets(matching: AssetQuery(smartAlbum: .livePhotos, now: 0)).map(\.id) == [still])
         var live = AssetQuery(now: 0)
         live.livePhotosOnly = true
         #expect(try catalog.assets(matching: live).map(\.id) == [still])

@@ -51,6 +51,28 @@ import Testing
         #expect(running.terminate() == 0)
     }
 
+    /// Symbolic album links, and a video from another month that moves beside its
+    /// still: its entries are made again to point at its new place.
+    @Test func symbolicLinksFollowTheMovedVideo() throws {
+        let scene = try DaemonScene()
+        let inboxes = ["QQ", "WeChat"]
+        let daemon = try scene.start(["--settle", "100", "--link", "symbolic"], inboxes: inboxes)
+        let pair = try LivePair(number: 25, videoCreated: "2024-03-01T09:00:00+0100", in: scene.folder)
+        let running = try dropInTurn(
+            (pair.video, pair.videoName, "WeChat"), (pair.still, pair.stillName, "QQ"), scene: scene,
+            daemon: daemon, inboxes: inboxes)
+        #expect(waitForOneLivePhoto(scene, daemon: running), "\(running.log)")
+        _ = try expectOneLivePhoto(in: scene.library, pair: pair, albums: inboxes)
+        for album in inboxes {
+            for entry in scene.contents.albumEntries(album) {
+                #expect(try Sys.status(entry).isSymbolicLink, "\(entry.display)")
+            }
+        }
+        #expect(running.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     @Test func bothAtOnce() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])

@@ -67,7 +67,7 @@ func expectOneLivePhoto(
     #expect(try listJSON(library, ["--media", "image"]).count == 1, sourceLocation: sourceLocation)
     #expect(Set(asset["albums"] as? [String] ?? []) == Set(albums), sourceLocation: sourceLocation)
     for album in albums {
-        let hashes = Set(contents.albumEntries(album).compactMap { try? readFile($0) }.map(Pictures.sha256))
+        let hashes = Set(contents.albumEntries(album).compactMap { try? entryBytes($0) }.map(Pictures.sha256))
         #expect(
             hashes == [Pictures.sha256(pair.still), Pictures.sha256(pair.video)], "album \(album)",
             sourceLocation: sourceLocation)
@@ -98,4 +98,11 @@ func albumsJSON(_ library: BytePath) throws -> [String: [String: Any]] {
     var byName: [String: [String: Any]] = [:]
     for album in array { byName[album["name"] as? String ?? ""] = album }
     return byName
+}
+
+/// The bytes an album entry stands for: a hard link's own, a symbolic link's target's.
+func entryBytes(_ entry: BytePath) throws -> [UInt8] {
+    guard try Sys.status(entry).isSymbolicLink else { return try readFile(entry) }
+    let target = try Sys.readLink(entry)
+    return try readFile(target.isAbsolute ? target : entry.parent.appending(target))
 }
