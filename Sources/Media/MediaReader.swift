@@ -13,8 +13,6 @@ public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.
     private let timeZone: TimeZone
-    /// What the last image's XMP said of an embedded video (read with its other tags).
-    var motionPhoto: MotionPhoto.Announcement?
 
     public init(timeZone: TimeZone = .current) throws(MediaError) {
         try MediaLibraries.start()
@@ -45,9 +43,9 @@ public final class MediaReader {
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
-        var info = try readImage(
+        var (info, announced) = try readImage(
             libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
-        try readLivePhotoTraits(&info, file: file)
+        try readLivePhotoTraits(&info, announced: announced, file: file)
         return info
     }
 
@@ -70,7 +68,7 @@ public final class MediaReader {
     private func readImage(
         _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         size: Int64
-    ) throws(MediaError) -> MediaInfo {
+    ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
         let exif: ExifMetadata?
         var failure: String?
         switch ExifMetadata.read(path: libraryPath, isTIFF: format == .tiff) {
@@ -99,12 +97,10 @@ public final class MediaReader {
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
         }
 
-        motionPhoto = nil
         var info = MediaInfo(mediaType: .image, mimeType: mimeType)
         var subtypes: Set<String> = []
         if let exif {
             info.live.contentIdentifier = exif.contentIdentifier
-            motionPhoto = exif.motionPhoto
             info.pixelWidth = exif.pixelWidth
             info.pixelHeight = exif.pixelHeight
             info.orientation = exif.orientation
@@ -126,6 +122,7 @@ public final class MediaReader {
             subtypes.insert("screenshot")
         }
         info.subtypes = subtypes.sorted()
-        return info
+        // What the XMP says of an embedded video, for `readLivePhotoTraits`.
+        return (info, exif?.motionPhoto)
     }
 }

@@ -164,8 +164,12 @@ extension MotionPhoto {
         -> EmbeddedVideo?
     {
         var range = announced.flatMap { self.range(announced: $0, fileSize: file.size) }
-        if range == nil {
-            let tail = try file.tail(longestSamsungDirectory + 8)
+        // Samsung's directory is looked for only when the file ends in its mark: one
+        // 8-byte read for every other picture.
+        let end = range == nil ? try file.tail(8).bytes : []
+        if end.count == 8, Array(end.suffix(4)) == Array("SEFT".utf8) {
+            let length = Int(min(end.littleEndian32(at: 0), UInt32(longestSamsungDirectory)))
+            let tail = try file.tail(length + 8)
             for block in samsungBlocks(tail: tail.bytes, fileSize: file.size) {
                 let header = try file.read(at: block.offset, count: samsungHeaderSize)
                 if let found = samsungVideo(in: block, header: header) {
