@@ -142,4 +142,31 @@ import Testing
         let check = try Binary.run("check", "--library", scene.library.display)
         #expect(check.status == 0, "\(check.stdout)")
     }
+
+    /// A half removed while no daemon ran is noticed at start-up, as SPEC says.
+    @Test(arguments: ["still", "video"])
+    func removalWhileStoppedIsReconciledAtStartUp(half: String) throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let pair = try LivePair(number: half == "still" ? 26 : 27, in: scene.folder)
+        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let asset = try #require(try listJSON(scene.library, []).first)
+        let video = try #require(asset["liveVideo"] as? [String: Any])
+        let removed = half == "still" ? asset["path"] as? String : video["path"] as? String
+        try Sys.unlink(BytePath(try #require(removed)))
+        let restarted = try scene.start(["--settle", "100"])
+        if half == "still" {
+            #expect(try listJSON(scene.library, []).isEmpty, "\(restarted.log)")
+            #expect(scene.contents.rollFiles().isEmpty, "the video went along: \(restarted.log)")
+        } else {
+            let still = try #require(try listJSON(scene.library, []).first)
+            #expect(assetID(still) == assetID(asset))
+            #expect(still["liveVideo"] == nil)
+            #expect(scene.contents.albumEntries("QQ").count == 1, "\(restarted.log)")
+        }
+        #expect(restarted.terminate() == 0)
+    }
 }
