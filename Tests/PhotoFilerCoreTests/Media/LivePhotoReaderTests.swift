@@ -168,6 +168,35 @@ import Testing
         #expect(info.live.embeddedVideo?.offset == Int64(motion.count - mp4.count))
     }
 
+    /// The newer Google form: a `Container:Directory` whose `MotionPhoto` item gives
+    /// the video's length (an XMP packet as a Pixel writes it, read by exiv2).
+    @Test func containerDirectoryMotionPhotoIsLive() throws {
+        let folder = try TemporaryFolder()
+        let mp4 = try LivePhotoFixtures.movie(
+            contentIdentifier: nil, created: "2023-12-01T12:34:56+0100", container: "mp4", in: folder)
+        let item = { (mime: String, semantic: String, length: Int) in
+            "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Mime=\"\(mime)\" Item:Semantic=\"\(semantic)\" "
+                + "Item:Length=\"\(length)\" Item:Padding=\"0\"/></rdf:li>"
+        }
+        let xmp =
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description rdf:about=\"\" xmlns:GCamera=\"http://ns.google.com/photos/1.0/camera/\" "
+            + "xmlns:Container=\"http://ns.google.com/photos/1.0/container/\" "
+            + "xmlns:Item=\"http://ns.google.com/photos/1.0/container/item/\" GCamera:MotionPhoto=\"1\">"
+            + "<Container:Directory><rdf:Seq>" + item("image/jpeg", "Primary", 0)
+            + item("video/mp4", "MotionPhoto", mp4.count) + "</rdf:Seq></Container:Directory>"
+            + "</rdf:Description></rdf:RDF></x:xmpmeta>"
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)
+        let jpeg = try Self.sampleJPEG
+        let segment =
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let file = Array(jpeg.prefix(2)) + segment + jpeg.dropFirst(2) + mp4
+        let info = try Self.read(file, named: "PXL_20231201_123456789.MP.jpg", in: folder)
+        #expect(info.subtypes.contains("live"))
+        #expect(info.live.embeddedVideo?.offset == Int64(file.count - mp4.count))
+        #expect(info.live.embeddedVideo?.length == Int64(mp4.count))
+    }
+
     @Test func samsungMotionPhotoIsLive() throws {
         let folder = try TemporaryFolder()
         let mp4 = try LivePhotoFixtures.movie(
