@@ -24,13 +24,15 @@ public struct Reconciler {
         let disk = try rollFiles()
         let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
         var recorded = Set<BytePath>()
+        var videos = Set<BytePath>()
         let live = progress == nil ? 0 : assets.count { !$0.isDeleted }
         for asset in assets where !asset.isDeleted {
             recorded.insert(asset.rollPath)
             progress?(recorded.count, live)
             if let video = asset.liveVideoPath {
-                recorded.insert(video)
-                if disk[video] == nil { result.append(.missingLiveVideo(asset: asset.id, rollPath: video)) }
+                videos.insert(video)
+                result += try liveVideoDifferences(
+                    asset, video: video, disk: disk, verifyHashes: verifyHashes)
             }
             guard let status = disk[asset.rollPath] else {
                 result.append(.missingRollFile(asset: asset.id, rollPath: asset.rollPath))
@@ -48,7 +50,7 @@ public struct Reconciler {
                 }
             }
         }
-        for path in disk.keys.filter({ !recorded.contains($0) }).sorted() {
+        for path in disk.keys.filter({ !recorded.contains($0) && !videos.contains($0) }).sorted() {
             result.append(.rollFileWithoutRow(rollPath: path))
         }
         result += try albumDifferences(assets: assets, disk: disk, verifyTargets: verifyHashes)
@@ -107,8 +109,13 @@ public struct Reconciler {
                 let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
                     try Sys.status(layout.absolute(rollPath)).size
                 }
+                let asset = try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
                 try filer.catalogCall { () throws(CatalogError) in
-                    try catalog.setContent(of: id, hash: actual, size: size)
+                    if let video = asset?.liveVideo, video.rollPath == rollPath {
+                        try catalog.setLiveVideoContent(of: id, hash: actual, size: size)
+                    } else {
+                        try catalog.setContent(of: id, hash: actual, size: size)
+                    }
                 }
             case .membershipWithoutLink(let asset, let album, _):
                 guard
@@ -136,6 +143,21 @@ public struct Reconciler {
         }
         filer.albums.forgetCachedAlbums()
         return mended
+    }
+
+    /// A Live Photo's paired video: gone from the Roll, or (hashes verified, or its
+    /// size changed) other bytes than on record.
+    private func liveVideoDifferences(
+        _ asset: AssetFootprint, video: BytePath, disk: [BytePath: RollFile], verifyHashes: Bool
+    ) throws(FilingError) -> [Difference] {
+        guard let status = disk[video] else { return [.missingLiveVideo(asset: asset.id, rollPath: video)] }
+        guard verifyHashes || status.size != asset.liveVideoSize else { return [] }
+        let actual = try hash(video)
+        let recorded = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.asset(id: asset.id)
+        }?.liveVideo?.hash
+        guard let recorded, actual != recorded else { return [] }
+        return [.wrongHash(asset: asset.id, rollPath: video, recorded: recorded, actual: actual)]
     }
 
     /// Removes what a crash left in `.photofiler/tmp` (never visible in Roll or albums).

@@ -141,6 +141,29 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    @Test func checkVerifiesThePairedVideosBytes() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 14, in: library.folder)
+        try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")
+        let asset = try #require(try library.list("--media", "live").first)
+        let video = BytePath(try #require((asset["liveVideo"] as? [String: Any])?["path"] as? String))
+        var changed = pair.video
+        changed[changed.count - 1] ^= 0xFF
+        try Sys.unlink(video)  // the album's hard link keeps the old bytes
+        try writeFile(video, changed)
+        let check = try library.run("check")
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.contains("wrong hash") && check.stdout.contains(pair.videoName), "\(check.stdout)")
+        #expect(try library.run("check", "--repair").status == 0)
+        let after = try library.run("check")
+        #expect(after.stdout.contains("wrong hash") == false, "\(after.stdout)")
+    }
+
     @Test func googleMotionPhotoExportsItsVideoByteForByte() throws {
         let library = try TestLibrary()
         let mp4 = try LivePhotoFixtures.movie(
