@@ -18,7 +18,7 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # zsh and fish run the completion tests, and the tests make Live Photo videos
 # (QuickTime keys) and motion photos with ffmpeg.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools \
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev libseccomp-dev inotify-tools \
 	scdoc dpkg-dev zsh fish ffmpeg
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -35,8 +35,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted
+# bytes"); photofiler finds it beside itself or in ../libexec/photofiler/.
 release: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper
 
 run: release
 	examples/run.sh
@@ -52,6 +55,7 @@ test: deps
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
 bench: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
 
@@ -64,6 +68,7 @@ man: deps $(MANPAGES)
 
 install: release man
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
+	install -D -m 0755 .build/release/photofiler-helper $(DESTDIR)$(PREFIX)/libexec/photofiler/photofiler-helper
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
 	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
@@ -81,7 +86,7 @@ DEB_ROOT = .build/deb/root
 deb: release man
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr SYSTEMD_USER_DIR=/usr/lib/systemd/user
-	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler $(DEB_ROOT)/usr/libexec/photofiler/photofiler-helper
 	gzip -9n $(DEB_ROOT)/usr/share/man/man1/photofiler.1 $(DEB_ROOT)/usr/share/man/man5/photofiler.conf.5
 	mkdir -p $(DEB_ROOT)/DEBIAN .build/deb/debian
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) packaging/control.sh $(DEB_ROOT) > $(DEB_ROOT)/DEBIAN/control
@@ -90,7 +95,7 @@ deb: release man
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler $(DESTDIR)$(PREFIX)/libexec/photofiler
 	rm -f $(DESTDIR)$(MANDIR)/man1/photofiler.1 $(DESTDIR)$(MANDIR)/man5/photofiler.conf.5
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photofiler
 	rm -f $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_photofiler

@@ -9,12 +9,17 @@
 //     └─ Daemon    (config, lifecycle, signals, lock, sd_notify)
 //          ├─ Filing    (library layout, the one pipeline, lifecycle, reconcile)
 //          │    ├─ Catalog (SQLite)
-//          │    ├─ Media   (sniffing, metadata, capture dates)
-//          │    └─ MediaTypes (what a file is: values both of them share)
+//          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)
+//          │    └─ MediaTypes (what a file is, capture dates, why it is refused)
 //          └─ Watching  (inotify, the debouncer)
+//   photofiler-helper (the sandboxed process, SPEC "Untrusted bytes")
+//     └─ Helper    (lockdown, seccomp filter, the request loop)
+//          ├─ Media    (sniffing, metadata: every decoder)
+//          └─ Sandbox  (the protocol)
 //   System (byte paths, errno, the one syscall layer, logging) under all of them.
 //
-// Each C library is imported by the one target that wraps it.
+// Each C library is imported by the one target that wraps it. No target of the
+// photofiler executable depends on Media: it maps none of the decoders.
 import PackageDescription
 
 /// A system library target whose module map and shim live in Sources/<name>.
@@ -30,7 +35,8 @@ func layer(_ folder: String, _ dependencies: [Target.Dependency]) -> Target {
 let package = Package(
     name: "photofiler",
     products: [
-        .executable(name: "photofiler", targets: ["photofiler"])
+        .executable(name: "photofiler", targets: ["photofiler"]),
+        .executable(name: "photofiler-helper", targets: ["photofiler-helper"]),
     ],
     targets: [
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
@@ -42,6 +48,7 @@ let package = Package(
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        cLibrary("CSeccomp", pkgConfig: "libseccomp", apt: "libseccomp-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
         .systemLibrary(name: "CSystemShims"),
         // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
@@ -50,7 +57,7 @@ let package = Package(
         layer("System", ["CSystemShims"]),
         // What a media file is (type, sizes, capture date): plain values that the
         // readers produce and the catalog stores.
-        layer("MediaTypes", []),
+        layer("MediaTypes", ["PhotoFilerSystem"]),
         layer("Catalog", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "CSQLite"]),
         layer(
             "Media",
@@ -59,21 +66,28 @@ let package = Package(
                 "CAVFormat",
             ]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
+        // The daemon's side of the helpers: the pool, the protocol.
+        layer("Sandbox", ["PhotoFilerSystem", "PhotoFilerMediaTypes"]),
+        // The helper's side: locks the process down, then answers requests with Media.
+        layer(
+            "Helper",
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "CSeccomp"]),
+        .executableTarget(
+            name: "photofiler-helper",
+            dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
         layer(
             "Filing",
-            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia", "CCrypto"]),
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox", "CCrypto"]),
         layer(
             "Daemon",
             [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
-                "PhotoFilerWatching",
-                "PhotoFilerFiling", "CSystemd", "CGLib",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
+                "PhotoFilerWatching", "PhotoFilerFiling", "CSystemd", "CGLib",
             ]),
         .executableTarget(
             name: "photofiler",
             dependencies: [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
-                "PhotoFilerFiling",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
                 "PhotoFilerDaemon",
             ]),
 
@@ -93,7 +107,10 @@ let package = Package(
         // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
         .executableTarget(
             name: "photofiler-fuzz",
-            dependencies: ["PhotoFilerSystem", "PhotoFilerMedia", "PhotoFilerFiling"]),
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox",
+                "PhotoFilerHelper",
+            ]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(
             name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
@@ -108,7 +125,9 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
-                "PhotoFilerFiling", "PhotoFilerDaemon", "TestSupport", "LivePhotoFixtures",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
+                "TestSupport", "LivePhotoFixtures",
+                "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
@@ -118,7 +137,8 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "PhotoFilerDaemon", "PhotoFilerSandbox", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "photofiler-helper",
             ]),
     ],
     swiftLanguageModes: [.v6]

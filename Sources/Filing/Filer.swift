@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerCatalog
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
 /// Files one file into the library: the one and only way content enters it.
@@ -26,14 +26,14 @@ public final class Filer {
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
 
-    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader? = nil, log: Logger)
+    public init(layout: LibraryLayout, catalog: Catalog, helpers: HelperPool = .shared, log: Logger)
         throws(SystemError)
     {
         self.layout = layout
         self.catalog = catalog
         self.log = log
         self.albums = AlbumLinker(layout: layout, catalog: catalog, log: log)
-        self.inspector = try FileInspector(layout: layout, media: media)
+        self.inspector = try FileInspector(layout: layout, helpers: helpers)
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {

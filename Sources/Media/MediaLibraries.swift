@@ -1,6 +1,8 @@
 import CAVFormat
 import CGExiv2
 import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 import Synchronization
 
 /// Where the C libraries' own messages go (exiv2's "Directory Canon … considered

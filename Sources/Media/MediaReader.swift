@@ -22,7 +22,7 @@ public final class MediaReader {
 
     /// Sniffs the type from the bytes, checks the file is complete, reads its metadata.
     /// `fd` is open for reading on a regular file; `path` is for messages and for the
-    /// libraries that need a name (use `/proc/self/fd/N` to reach the same inode).
+    /// screenshot names (nothing opens it).
     public func read(_ fd: FileDescriptor, path: BytePath, size: Int64) throws(MediaError) -> MediaInfo {
         guard size > 0 else { throw .empty(path: path) }
         let file = FileBytes(fd: fd, path: path, size: size)
@@ -37,23 +37,38 @@ public final class MediaReader {
             throw .notMedia(path: path, detected: mimeType)
         }
         let frames = try CompletenessCheck.check(format, head: head, file: file)
-        // The same inode as `fd`, whatever happens to `path` meanwhile (a rename, a
-        // symlink swapped in), and no trouble with names that are not UTF-8.
-        let libraryPath = "/proc/self/fd/\(fd.rawValue)"
+        // Every library reads the descriptor's bytes, never a path: the same inode
+        // whatever happens to `path` meanwhile, and nothing to open in the sandbox.
         if format == .video {
-            return try readVideo(libraryPath, mimeType: mimeType, path: path)
+            return try readVideo(fd, size: size, mimeType: mimeType, path: path)
         }
+        guard size <= Self.largestMappedImage else {
+            throw .damaged(
+                path: path, format: format.displayName,
+                reason: "larger than the \(Self.largestMappedImage >> 20) MiB an image may be")
+        }
+        let bytes: UnsafeRawBufferPointer
+        do {
+            bytes = try Sys.mapReadOnly(fd, count: Int(size))
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        defer { Sys.unmap(bytes) }
         var (info, announced) = try readImage(
-            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
+            bytes, format: format, mimeType: mimeType, frames: frames, path: path)
         try readLivePhotoTraits(&info, announced: announced, file: file)
         return info
     }
 
-    private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
-        -> MediaInfo
+    /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
+    /// below the helper's address-space limit (a DNG is tens of MiB, a panorama a few hundred).
+    static let largestMappedImage: Int64 = 256 << 20
+
+    private func readVideo(_ fd: FileDescriptor, size: Int64, mimeType: String, path: BytePath)
+        throws(MediaError) -> MediaInfo
     {
         let probe: VideoProbe
-        switch VideoProbe.read(path: libraryPath) {
+        switch VideoProbe.read(fd, size: size) {
         case .success(let value): probe = value
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
@@ -66,12 +81,12 @@ public final class MediaReader {
     }
 
     private func readImage(
-        _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
-        size: Int64
+        _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath
     ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
+        let size = Int64(bytes.count)
         let exif: ExifMetadata?
         var failure: String?
-        switch ExifMetadata.read(path: libraryPath, isTIFF: format == .tiff) {
+        switch ExifMetadata.read(bytes: bytes, isTIFF: format == .tiff) {
         case .success(let value): exif = value
         case .failure(let error):
             exif = nil
@@ -86,7 +101,7 @@ public final class MediaReader {
         let needsVips = format == .png || format == .gif || (format != .heif && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
-            switch VipsHeader.read(path: libraryPath) {
+            switch VipsHeader.read(bytes: bytes) {
             case .success(let value): vips = value
             case .failure(let error):
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)

@@ -1,4 +1,5 @@
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// The video a motion photo appends after its JPEG, as its XMP announces it:
 /// Google's older `GCamera:MicroVideoOffset` (bytes from the end of the file to

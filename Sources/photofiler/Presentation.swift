@@ -1,7 +1,6 @@
 import Foundation
 import PhotoFilerCatalog
 import PhotoFilerFiling
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
 
 /// SPEC's JSON shape of one asset; more fields than SPEC asks are welcome.
