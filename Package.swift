@@ -115,13 +115,18 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
             path: "Tests/TestSupport"),
+        // Live Photo halves and motion photos the tests make (gexiv2 writes the still's
+        // MakerNote and XMP; ffmpeg the video's QuickTime key).
+        .target(
+            name: "LivePhotoFixtures", dependencies: ["PhotoFilerSystem", "TestSupport", "CGExiv2"],
+            path: "Tests/LivePhotoFixtures"),
         .testTarget(
             name: "PhotoFilerCoreTests",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
-                "TestSupport",
+                "TestSupport", "LivePhotoFixtures",
                 "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
@@ -132,7 +137,8 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "PhotoFilerSandbox", "TestSupport", "photofiler", "photofiler-helper",
+                "PhotoFilerDaemon", "PhotoFilerSandbox", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "photofiler-helper",
             ]),
     ],
     swiftLanguageModes: [.v6]

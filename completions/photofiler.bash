@@ -15,7 +15,7 @@ _photofiler_albums() {
 
 _photofiler() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="watch save albums list info rm restore favorite unfavorite check status help"
+    local commands="watch save albums list info rm restore favorite unfavorite check export status help"
     local common="--library --json --config --verbose --help"
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -30,7 +30,7 @@ _photofiler() {
         --library) mapfile -t COMPREPLY < <(compgen -d -- "$cur") && return ;;
         --config) mapfile -t COMPREPLY < <(compgen -f -- "$cur") && return ;;
         --link) mapfile -t COMPREPLY < <(compgen -W "hard symbolic" -- "$cur") && return ;;
-        --media) mapfile -t COMPREPLY < <(compgen -W "image video" -- "$cur") && return ;;
+        --media) mapfile -t COMPREPLY < <(compgen -W "image video live" -- "$cur") && return ;;
         --sort) mapfile -t COMPREPLY < <(compgen -W "added created" -- "$cur") && return ;;
         --inbox | --settle | --rescan | --limit) return ;;
         --album)
@@ -52,6 +52,7 @@ _photofiler() {
         list) flags="--album --media --sort --limit" ;;
         rm) flags="--album" ;;
         check) flags="--repair --quiet" ;;
+        export) flags="--video -o" ;;
         help)
             mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
             return

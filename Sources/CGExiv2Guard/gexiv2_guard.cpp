@@ -51,3 +51,13 @@ extern "C" gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const g
         return nullptr;
     }
 }
+
+extern "C" GBytes *pf_gexiv2_try_get_tag_raw(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_try_get_tag_raw(metadata, tag, error);
+    } catch (...) {
+        *thrown = 1;
+        return nullptr;
+    }
+}

@@ -13,7 +13,8 @@ package enum Schema {
     }
 
     package static let migrations: [Migration] = [
-        Migration(version: 1, script: version1)
+        Migration(version: 1, script: version1),
+        Migration(version: 2, script: livePhotos),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

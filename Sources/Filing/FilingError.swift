@@ -29,6 +29,8 @@ public enum FilingError: Error, Sendable {
     case notInAlbum(id: AssetID, album: String)
     /// No user or smart album has this name.
     case noSuchAlbum(String)
+    /// `export --video` of an asset that is no Live Photo or motion photo.
+    case notLivePhoto(id: AssetID)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -82,6 +84,9 @@ extension FilingError: CustomStringConvertible {
             return "Asset \(id) is not in the album '\(album)'; 'photofiler info \(id)' lists its albums."
         case .noSuchAlbum(let name):
             return "There is no album named '\(name)'; 'photofiler albums' lists them."
+        case .notLivePhoto(let id):
+            return
+                "Asset \(id) is not a Live Photo and has no video to export; 'photofiler list --media live' lists those that have one."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

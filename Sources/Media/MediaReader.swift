@@ -54,7 +54,10 @@ public final class MediaReader {
             throw .unreadable(path: path, reason: error.description)
         }
         defer { Sys.unmap(bytes) }
-        return try readImage(bytes, format: format, mimeType: mimeType, frames: frames, path: path)
+        var (info, announced) = try readImage(
+            bytes, format: format, mimeType: mimeType, frames: frames, path: path)
+        try readLivePhotoTraits(&info, announced: announced, file: file)
+        return info
     }
 
     /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
@@ -70,14 +73,16 @@ public final class MediaReader {
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
         }
-        return MediaInfo(
+        var info = MediaInfo(
             mediaType: .video, mimeType: mimeType, pixelWidth: probe.width, pixelHeight: probe.height,
             orientation: probe.orientation, embeddedDate: probe.creationDate, duration: probe.duration)
+        info.live.contentIdentifier = probe.contentIdentifier
+        return info
     }
 
     private func readImage(
         _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath
-    ) throws(MediaError) -> MediaInfo {
+    ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
         let size = Int64(bytes.count)
         let exif: ExifMetadata?
         var failure: String?
@@ -110,6 +115,7 @@ public final class MediaReader {
         var info = MediaInfo(mediaType: .image, mimeType: mimeType)
         var subtypes: Set<String> = []
         if let exif {
+            info.live.contentIdentifier = exif.contentIdentifier
             info.pixelWidth = exif.pixelWidth
             info.pixelHeight = exif.pixelHeight
             info.orientation = exif.orientation
@@ -131,6 +137,7 @@ public final class MediaReader {
             subtypes.insert("screenshot")
         }
         info.subtypes = subtypes.sorted()
-        return info
+        // What the XMP says of an embedded video, for `readLivePhotoTraits`.
+        return (info, exif?.motionPhoto)
     }
 }

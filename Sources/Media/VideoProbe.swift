@@ -12,11 +12,16 @@ package struct VideoProbe {
     package var orientation: Int
     package var duration: Double?
     package var creationDate: CaptureDate?
+    /// The Live Photo identifier an iPhone writes into the video's QuickTime keys.
+    package var contentIdentifier: String?
 
-    /// Reads the video on `fd` (`size` bytes) through `pread`, never by a path (a
-    /// sandboxed helper cannot open one); the failure is libavformat's message.
-    package static func read(_ fd: FileDescriptor, size: Int64) -> Result<VideoProbe, VideoFailure> {
-        let input = DescriptorInput(fd: fd, size: size)
+    /// Reads the video on `fd` (`size` bytes from `start`: a motion photo's video
+    /// lies inside its still) through `pread`, never by a path (a sandboxed helper
+    /// cannot open one); the failure is libavformat's message.
+    package static func read(_ fd: FileDescriptor, size: Int64, from start: Int64 = 0) -> Result<
+        VideoProbe, VideoFailure
+    > {
+        let input = DescriptorInput(fd: fd, start: start, size: size)
         return withExtendedLifetime(input) { () -> Result<VideoProbe, VideoFailure> in
             guard let buffer = av_malloc(DescriptorInput.bufferSize) else {
                 return .failure(VideoFailure(reason: "out of memory"))
@@ -75,6 +80,8 @@ package struct VideoProbe {
             probe.duration = Double(duration) / Double(AV_TIME_BASE)
         }
         probe.creationDate = creationDate(context: context, stream: stream)
+        probe.contentIdentifier = value(context.pointee.metadata, "com.apple.quicktime.content.identifier")
+            .flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
         return .success(probe)
     }
 
@@ -92,15 +99,18 @@ package struct VideoProbe {
         package let reason: String
     }
 
-    /// libavformat's reader over a descriptor: positioned reads, its own position.
+    /// libavformat's reader over `size` bytes of a descriptor from `start`:
+    /// positioned reads, its own position, nothing read past the range.
     private final class DescriptorInput {
         static let bufferSize = 64 * 1024
         let fd: FileDescriptor
+        let start: Int64
         let size: Int64
         var position: Int64 = 0
 
-        init(fd: FileDescriptor, size: Int64) {
+        init(fd: FileDescriptor, start: Int64, size: Int64) {
             self.fd = fd
+            self.start = start
             self.size = size
         }
 
@@ -114,9 +124,10 @@ package struct VideoProbe {
                 let input = from(opaque)
                 guard input.position < input.size else { return photofiler_averror_eof() }
                 do throws(SystemError) {
+                    let wanted = Int(min(Int64(count), input.size - input.position))
                     let got = try input.fd.read(
-                        into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)),
-                        at: input.position)
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted),
+                        at: input.start + input.position)
                     guard got > 0 else { return photofiler_averror_eof() }
                     input.position += Int64(got)
                     return Int32(got)

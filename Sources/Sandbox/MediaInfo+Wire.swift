@@ -19,6 +19,7 @@ extension MediaInfo {
         writer.byte(embeddedDate.map { Self.sources.firstIndex(of: $0.source).map(UInt8.init) ?? 0 } ?? 0)
         writer.optional(duration.map { Int64(bitPattern: $0.bitPattern) })
         writer.integer(Int64(frameCount))
+        writeLive(&writer)
         return writer.bytes
     }
 
@@ -58,11 +59,13 @@ extension MediaInfo {
         if let duration, !(duration.isFinite && duration >= 0) { throw .badValue }
         let frames = try reader.integer()
         guard (1...1_000_000).contains(frames) else { throw .badValue }
+        let live = try Self.readLive(&reader)
         guard reader.isAtEnd else { throw .badLength }
         self.init(
             mediaType: mediaType, mimeType: mimeType, subtypes: subtypes, pixelWidth: Int(width),
             pixelHeight: Int(height), orientation: (1...8).contains(turn) ? Int(turn) : 1,
             embeddedDate: embeddedDate, duration: duration, frameCount: Int(frames))
+        self.live = live
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoFilerHelper
+import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
@@ -10,6 +11,9 @@ import PhotoFilerSystem
 // completeness check, gexiv2/libvips/libavformat metadata), and to the
 // capture-date parsers. It runs the helper's code in process, without the
 // lockdown, so that a crash shows where it is.
+// It also runs the two hand-written walkers of Live Photos: the Apple MakerNote
+// IFD and Samsung's SEF trailer (the MakerNote signature is put in front of the
+// bytes so that mutations reach the IFD walk).
 //
 // libFuzzer build (coverage of the Swift code; -DFUZZING swaps in its driver):
 //   swift build -c debug --scratch-path .build/fuzz --product photofiler-fuzz \
@@ -49,6 +53,18 @@ final class FuzzHarness {
         }
         // The request itself, as bytes a broken daemon (or a fuzzer) could send.
         _ = server.answer(Array(bytes.prefix(512)), descriptor: nil)
+        // Live Photos: the MakerNote walk, on the bytes as they are and behind the
+        // signature, and the SEF directory as the end of a file.
+        let input = Array(bytes)
+        _ = AppleMakerNote.contentIdentifier(in: input)
+        _ = AppleMakerNote.contentIdentifier(in: AppleMakerNote.signature + [0, 1, 0x4D, 0x4D] + input)
+        for block in MotionPhoto.samsungBlocks(tail: input, fileSize: Int64(input.count)) {
+            precondition(block.offset >= 0 && block.offset + block.size <= Int64(input.count))
+            let start = Int(block.offset)
+            _ = MotionPhoto.samsungVideo(
+                in: block,
+                header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
+        }
         // Dates: the first 64 bytes as a file name, the same bytes as EXIF text.
         let prefix = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }
         _ = CaptureDates.fromFileName(BytePath(bytes: prefix))

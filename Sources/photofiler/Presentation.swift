@@ -27,6 +27,7 @@ struct AssetJSON: Encodable {
     var sourceInbox: String?
     var favorite: Bool
     var deleted: String?
+    var liveVideo: LiveVideoJSON?
 
     init(_ asset: AssetRecord, albums: [String], layout: LibraryLayout) {
         let absolute = asset.trashPath.map { layout.absolute($0) } ?? layout.absolute(asset.rollPath)
@@ -53,6 +54,34 @@ struct AssetJSON: Encodable {
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
+        liveVideo = asset.liveVideo.map { LiveVideoJSON($0, layout: layout) }
+    }
+}
+
+/// SPEC's `liveVideo` of an asset of subtype `live`.
+struct LiveVideoJSON: Encodable {
+    /// The paired video's roll path; null when the video is inside the still's file.
+    var path: String?
+    var size: Int64
+    var duration: Double?
+    var embedded: Bool
+
+    init(_ video: LiveVideoRecord, layout: LibraryLayout) {
+        path = (video.trashPath ?? video.rollPath).map { layout.absolute($0).display }
+        size = video.size
+        duration = video.duration
+        embedded = video.isEmbedded
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, size, duration, embedded }
+
+    /// SPEC shows an embedded video's path as `null`, not as an absent key.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(size, forKey: .size)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(embedded, forKey: .embedded)
     }
 }
 
