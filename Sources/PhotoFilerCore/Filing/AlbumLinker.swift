@@ -20,12 +20,10 @@ final class AlbumLinker {
     func album(named name: AlbumName, now: Double) throws(FilingError) -> AlbumRecord {
         if let known = albumsByName[name.value] { return known }
         do {
-            let album: AlbumRecord
-            if let existing = try catalog.album(named: name.value) {
-                album = existing
-            } else {
-                album = try catalog.createAlbum(name: name.value, folderName: name.folderName, at: now)
-            }
+            // Looked up first without the write lock: the album usually exists.
+            let album =
+                try catalog.album(named: name.value)
+                ?? catalog.albumCreatingIfMissing(name: name.value, folderName: name.folderName, at: now)
             if try Sys.makeDirectories(layout.albumFolder(album)) {
                 try Sys.syncDirectory(layout.albums)
             }

@@ -62,6 +62,7 @@ public final class Filer {
             if let temporary { try? Sys.unlink(temporary) }
         }
         let hashed: (hash: String, size: Int64)
+        var scan = EndMarkerScan(mimeType: info.mimeType)
         if needsCopy {
             let path = nextTemporaryPath()
             let out = try systemCall(source) { () throws(SystemError) in
@@ -70,13 +71,14 @@ public final class Filer {
             temporary = path
             defer { out.close() }
             hashed = try systemCall(source) { () throws(SystemError) in
-                try inspector.copier.copy(fd, path: source, to: out)
+                try inspector.copier.copy(fd, path: source, to: out, scanning: &scan)
             }
         } else {
             hashed = try systemCall(source) { () throws(SystemError) in
-                try inspector.copier.hash(fd, path: source)
+                try inspector.copier.hash(fd, path: source, scanning: &scan)
             }
         }
+        try inspector.verifyEnd(scan, source: source)
 
         try inspector.checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
         let album = try request.album.map { (name) throws(FilingError) in
