@@ -2,6 +2,19 @@
 // photofiler: files every new photo or video from apps' export folders into a
 // Roll and per-app albums. Every C library comes from Debian as a system
 // library target; nothing is fetched.
+//
+// The layers, each a target that imports only what is below it:
+//
+//   photofiler (CLI: parse, call one core function, print)
+//     └─ Daemon    (config, lifecycle, signals, lock, sd_notify)
+//          ├─ Filing    (library layout, the one pipeline, lifecycle, reconcile)
+//          │    ├─ Catalog (SQLite)
+//          │    ├─ Media   (sniffing, metadata, capture dates)
+//          │    └─ MediaTypes (what a file is: values both of them share)
+//          └─ Watching  (inotify, the debouncer)
+//   System (byte paths, errno, the one syscall layer, logging) under all of them.
+//
+// Each C library is imported by the one target that wraps it.
 import PackageDescription
 
 /// A system library target whose module map and shim live in Sources/<name>.
@@ -9,11 +22,15 @@ func cLibrary(_ name: String, pkgConfig: String? = nil, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
+/// A layer of the core: module `PhotoFiler<Folder>`, sources in Sources/<Folder>.
+func layer(_ folder: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: "PhotoFiler" + folder, dependencies: dependencies, path: "Sources/" + folder)
+}
+
 let package = Package(
     name: "photofiler",
     products: [
-        .executable(name: "photofiler", targets: ["photofiler"]),
-        .library(name: "PhotoFilerCore", targets: ["PhotoFilerCore"]),
+        .executable(name: "photofiler", targets: ["photofiler"])
     ],
     targets: [
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
@@ -25,31 +42,75 @@ let package = Package(
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        // glibc calls the Glibc module does not import (syncfs, malloc_trim).
+        .systemLibrary(name: "CSystemShims"),
         // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
         .target(name: "CGExiv2Guard", dependencies: ["CGExiv2"]),
-        .target(
-            name: "PhotoFilerCore",
+
+        layer("System", ["CSystemShims"]),
+        // What a media file is (type, sizes, capture date): plain values that the
+        // readers produce and the catalog stores.
+        layer("MediaTypes", []),
+        layer("Catalog", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "CSQLite"]),
+        layer(
+            "Media",
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic",
+                "CAVFormat",
+            ]),
+        layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
+        layer(
+            "Filing",
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia", "CCrypto"]),
+        layer(
+            "Daemon",
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
+                "PhotoFilerWatching",
+                "PhotoFilerFiling", "CSystemd", "CGLib",
+            ]),
+        .executableTarget(
+            name: "photofiler",
             dependencies: [
-                "CInotifyTools", "CSQLite", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic", "CCrypto",
-                "CSystemd", "CAVFormat", "CGLib",
-            ]
-        ),
-        .executableTarget(name: "photofiler", dependencies: ["PhotoFilerCore"]),
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
+                "PhotoFilerFiling",
+                "PhotoFilerDaemon",
+            ]),
+
         // `make bench`: photofiler against the floor and a shell recipe (Benchmarks/README.md).
         .executableTarget(
             name: "photofiler-bench",
-            dependencies: ["PhotoFilerCore", "CVips", "CGExiv2", "CCrypto", "CSQLite"],
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
+                "PhotoFilerFiling",
+                "PhotoFilerDaemon", "CVips", "CGExiv2", "CCrypto", "CSQLite",
+            ],
             path: "Benchmarks/photofiler-bench"),
         // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
-        .executableTarget(name: "photofiler-fuzz", dependencies: ["PhotoFilerCore"]),
+        .executableTarget(
+            name: "photofiler-fuzz",
+            dependencies: ["PhotoFilerSystem", "PhotoFilerMedia", "PhotoFilerFiling"]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
-        .target(name: "TestSupport", dependencies: ["PhotoFilerCore"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
+            path: "Tests/TestSupport"),
         .testTarget(
-            name: "PhotoFilerCoreTests", dependencies: ["PhotoFilerCore", "TestSupport"],
+            name: "PhotoFilerCoreTests",
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
+                "PhotoFilerWatching",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "TestSupport",
+            ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
         // End-to-end: run the built `photofiler` binary against temporary folders.
-        .testTarget(name: "photofilerTests", dependencies: ["PhotoFilerCore", "TestSupport", "photofiler"]),
+        .testTarget(
+            name: "photofilerTests",
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
+                "PhotoFilerFiling",
+                "PhotoFilerDaemon", "TestSupport", "photofiler",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

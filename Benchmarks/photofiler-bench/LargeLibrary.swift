@@ -1,7 +1,11 @@
 import CCrypto
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// A library of `count` assets made directly (rows through `Catalog`, small real roll
 /// files and album links on disk, so the start-up reconcile finds them all), to time

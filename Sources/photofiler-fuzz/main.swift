@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerMedia
+import PhotoFilerSystem
 
 // photofiler-fuzz: feeds arbitrary bytes to the metadata readers (type sniffer,
 // completeness check, gexiv2/libvips/libavformat metadata, capture-date parsers).

@@ -1,4 +1,4 @@
-import PhotoFilerCore
+import PhotoFilerSystem
 
 /// A usage or configuration error: exit status 2, one sentence with the fix.
 struct UsageError: Error, CustomStringConvertible {

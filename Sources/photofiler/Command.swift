@@ -1,4 +1,7 @@
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerDaemon
+import PhotoFilerFiling
+import PhotoFilerSystem
 
 /// One subcommand: parses its own options (validate before run), then runs.
 protocol Command {

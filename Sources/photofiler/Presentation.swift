@@ -1,5 +1,8 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
 
 /// SPEC's JSON shape of one asset; more fields than SPEC asks are welcome.
 struct AssetJSON: Encodable {

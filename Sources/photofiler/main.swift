@@ -1,5 +1,7 @@
 import Glibc
-import PhotoFilerCore
+import PhotoFilerDaemon
+import PhotoFilerSystem
+import PhotoFilerWatching
 
 /// The command line only: parse, call the core, print.
 

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerFiling
+@testable import PhotoFilerSystem
 
 @Suite struct BytePathTests {
     @Test func keepsNonUTF8BytesAndShowsReplacement() {

@@ -1,4 +1,5 @@
-import PhotoFilerCore
+import PhotoFilerFiling
+import PhotoFilerSystem
 
 /// Every regular file below `root`, however deep, sorted; symbolic links are not
 /// followed and nothing within `excluding` is listed (the library inside an inbox).

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerSystem
 
 /// A fresh folder under /tmp for one test, removed with everything in it when the
 /// test lets go of it (or earlier, by `remove()`).

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
 
 /// Hostile inputs in a watched inbox (issue 4): none is followed, none crashes or
 /// hangs the daemon, nothing is written outside the library.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
 
 /// `photofiler albums`: user and smart albums with count and cover.
 struct AlbumsCommand: Command {

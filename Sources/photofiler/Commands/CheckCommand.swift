@@ -1,5 +1,3 @@
-import PhotoFilerCore
-
 /// `photofiler check [--repair]`: catalog against disk.
 struct CheckCommand: Command {
     static let name = "check"

@@ -1,4 +1,4 @@
-import PhotoFilerCore
+import PhotoFilerSystem
 
 /// `photofiler info`: one asset, by id or by any path of it.
 struct InfoCommand: Command {

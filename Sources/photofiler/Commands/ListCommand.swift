@@ -1,5 +1,8 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
 
 /// `photofiler list`: assets, newest first.
 struct ListCommand: Command {

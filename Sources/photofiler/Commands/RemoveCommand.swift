@@ -1,4 +1,5 @@
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerFiling
 
 /// `photofiler rm`: to Recently Deleted, or out of one album.
 struct RemoveCommand: Command {

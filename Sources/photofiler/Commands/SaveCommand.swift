@@ -1,4 +1,5 @@
-import PhotoFilerCore
+import PhotoFilerFiling
+import PhotoFilerSystem
 
 /// `photofiler save`: files the given files now, through the daemon's pipeline.
 struct SaveCommand: Command {

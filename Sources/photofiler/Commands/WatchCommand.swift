@@ -1,4 +1,5 @@
-import PhotoFilerCore
+import PhotoFilerDaemon
+import PhotoFilerFiling
 
 /// `photofiler watch`: the daemon, in the foreground, until SIGTERM or SIGINT.
 struct WatchCommand: Command {

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerSystem
 
 /// Times the list and album queries on 100,000 assets. Off by default (it
 /// takes a few seconds to fill); run with

@@ -1,6 +1,9 @@
 import Foundation
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 /// A complete asset whose fields all differ from their defaults, so a
 /// round-trip test notices any column that is dropped or swapped.

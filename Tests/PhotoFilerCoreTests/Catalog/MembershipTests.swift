@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerSystem
 
 @Suite struct CatalogMembershipTests {
     @Test func albumsAreFoundByNameIdAndFolder() throws {

@@ -1,7 +1,10 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 /// A small library with one asset in each interesting state.
 private struct Fixture {

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerCatalog
+@testable import PhotoFilerSystem
 
 @Suite struct CatalogSchemaTests {
     private func userVersion(_ path: BytePath) throws -> Int {

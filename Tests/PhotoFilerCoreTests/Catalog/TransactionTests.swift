@@ -1,8 +1,6 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
-
 private struct Abort: Error {}
 
 @Suite struct CatalogTransactionTests {

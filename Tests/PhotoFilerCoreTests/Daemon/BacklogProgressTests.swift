@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
 
 @Suite struct BacklogProgressTests {
     @Test func reportsAtMostOncePerIntervalThenOnceWhenDone() {

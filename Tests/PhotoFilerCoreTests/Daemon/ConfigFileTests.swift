@@ -1,7 +1,9 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerFiling
+@testable import PhotoFilerSystem
 
 @Suite struct ConfigFileTests {
     let file = BytePath("/etc/xdg/photofiler/photofiler.conf")

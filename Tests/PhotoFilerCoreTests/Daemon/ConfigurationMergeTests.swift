@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerFiling
 
 @Suite struct ConfigurationMergeTests {
     let environment = ["HOME": "/home/ann"]

@@ -2,7 +2,8 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerSystem
 
 @Suite struct DaemonLockTests {
     @Test func secondLockOnTheSameLibraryNamesTheFirstPid() throws {

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
 
 @Suite struct LibraryLocationTests {
     let config = Configuration(libraryPath: "/from/config")

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
 
 @Suite struct LoggerTests {
     @Test func plainLinesAndLevels() {

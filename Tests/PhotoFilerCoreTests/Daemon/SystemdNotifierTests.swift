@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerDaemon
 
 @Suite struct SystemdNotifierTests {
     final class Recorder: Sendable {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 @Suite struct CaptureDatesTests {
     static let shanghai = TimeZone(identifier: "Asia/Shanghai")!

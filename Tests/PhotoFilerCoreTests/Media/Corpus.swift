@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerFiling
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 /// The shared test corpus and its MANIFEST.tsv, found from this file's location:
 /// `../shared/corpus` beside the package root (the main checkout), or the same

@@ -3,7 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerMedia
+@testable import PhotoFilerSystem
 
 /// What fuzzing the metadata readers found, kept as regression tests (issue 4),
 /// and a short deterministic mutation run over the example pictures. The long

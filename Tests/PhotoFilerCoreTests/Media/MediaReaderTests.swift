@@ -4,7 +4,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerFiling
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason))
 struct MediaReaderTests {

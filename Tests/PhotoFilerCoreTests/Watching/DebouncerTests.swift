@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
+@testable import PhotoFilerWatching
 
 /// Table-driven tests with a fake clock: each step happens at a time in
 /// milliseconds, and `.due` steps say exactly which paths come due then.

@@ -3,7 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
+@testable import PhotoFilerWatching
 
 /// Against real folders. Serialized: libinotifytools allows one watcher per process.
 @Suite(.serialized) struct InotifyWatcherTests {

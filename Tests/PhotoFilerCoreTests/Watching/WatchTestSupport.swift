@@ -3,7 +3,8 @@ import Glibc
 import Synchronization
 import TestSupport
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
+@testable import PhotoFilerWatching
 
 /// Collects a watcher's batches and lets a test wait for a condition on them,
 /// with a generous timeout and no fixed sleeps: each batch wakes the waiter.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerSystem
 import TestSupport
 import Testing
 

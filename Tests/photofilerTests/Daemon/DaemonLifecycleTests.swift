@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerSystem
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import PhotoFilerCore
+import PhotoFilerCatalog
+import PhotoFilerSystem
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerSystem
 
 /// The built `photofiler` binary, run the way a user runs it: a separate process,
 /// arguments as bytes (so a non-UTF-8 file name reaches it intact), output

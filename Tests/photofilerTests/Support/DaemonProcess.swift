@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerSystem
 import TestSupport
 
 /// A `photofiler watch` daemon started by a test, with a test-owned

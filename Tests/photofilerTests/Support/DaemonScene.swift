@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerSystem
 import TestSupport
 
 /// One daemon test's world in a fresh temporary folder: inboxes under

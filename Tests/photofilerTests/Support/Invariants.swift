@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import TestSupport
 
-@testable import PhotoFilerCore
+@testable import PhotoFilerFiling
+@testable import PhotoFilerSystem
 
 /// The durability invariants, checked after every crash or fault (issue 4):
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerFiling
+import PhotoFilerSystem
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PhotoFilerCore
+import PhotoFilerFiling
+import PhotoFilerSystem
 import TestSupport
 
 /// Small real pictures for end-to-end tests, each with bytes of its own.

@@ -1,0 +1,110 @@
+import PhotoFilerSystem
+
+extension Catalog {
+    // MARK: Assets
+
+    /// Inserts a new asset (the record's `id` is ignored) and returns its new id.
+    public func insertAsset(_ asset: AssetRecord) throws(CatalogError) -> AssetID {
+        try insertAsset(asset, keepingID: false)
+    }
+
+    /// Inserts an asset; with `keepingID` it keeps `asset.id`, so a catalog
+    /// rebuilt from disk gives assets back the ids users already know. Either
+    /// way AUTOINCREMENT then never hands out an id at or below the highest one
+    /// ever used.
+    public func insertAsset(_ asset: AssetRecord, keepingID: Bool) throws(CatalogError) -> AssetID {
+        try write { () throws(CatalogError) in
+            try connection.execute(AssetRow.insert, AssetRow.values(asset, id: keepingID ? asset.id : nil))
+            return connection.lastInsertRowID
+        }
+    }
+
+    public func asset(id: AssetID) throws(CatalogError) -> AssetRecord? {
+        try firstAsset(where: "a.id = ?", [.integer(id)])
+    }
+
+    public func asset(hash: String) throws(CatalogError) -> AssetRecord? {
+        try firstAsset(where: "a.hash = ?", [.text(hash)])
+    }
+
+    /// The live asset at `rollPath`, else the newest deleted one that was there.
+    public func asset(rollPath: BytePath) throws(CatalogError) -> AssetRecord? {
+        if let live = try firstAsset(where: "a.roll_path = ? AND a.deleted_at IS NULL", [.path(rollPath)]) {
+            return live
+        }
+        return try firstAsset(where: "a.roll_path = ? ORDER BY a.id DESC", [.path(rollPath)])
+    }
+
+    /// The asset whose bytes are kept at `trashPath` under `Recently Deleted/`.
+    public func asset(trashPath: BytePath) throws(CatalogError) -> AssetRecord? {
+        try firstAsset(where: "a.trash_path = ?", [.path(trashPath)])
+    }
+
+    /// Every asset, deleted ones included, in id order (for reconciling and `check`).
+    public func allAssets() throws(CatalogError) -> [AssetRecord] {
+        try selectAssets("SELECT \(AssetRow.columns) FROM assets a ORDER BY a.id", [])
+    }
+
+    public func setRollPath(_ rollPath: BytePath, of id: AssetID) throws(CatalogError) {
+        try update("UPDATE assets SET roll_path = ? WHERE id = ?", [.path(rollPath), .integer(id)])
+    }
+
+    /// Marks the asset deleted at `time`; `trashPath` is where its bytes are kept, if anywhere.
+    /// Its roll path stays on record (a restore asks for that name again) but no longer
+    /// blocks a new file of that name: only live roll paths are unique.
+    public func markDeleted(_ id: AssetID, at time: Double, trashPath: BytePath?) throws(CatalogError) {
+        try update(
+            "UPDATE assets SET deleted_at = ?, trash_path = ? WHERE id = ?",
+            [.real(time), .path(trashPath), .integer(id)])
+    }
+
+    /// Clears the deletion and points the asset at `rollPath` again.
+    public func markRestored(_ id: AssetID, rollPath: BytePath) throws(CatalogError) {
+        try update(
+            "UPDATE assets SET deleted_at = NULL, trash_path = NULL, roll_path = ? WHERE id = ?",
+            [.path(rollPath), .integer(id)])
+    }
+
+    public func setFavorite(_ favorite: Bool, of id: AssetID) throws(CatalogError) {
+        try update("UPDATE assets SET favorite = ? WHERE id = ?", [.bool(favorite), .integer(id)])
+    }
+
+    /// Removes the row for good (purge after 30 days); the id is never reused.
+    /// Its memberships go with it; its keep-mode sources stay seen.
+    public func removeAsset(_ id: AssetID) throws(CatalogError) {
+        try update("DELETE FROM assets WHERE id = ?", [.integer(id)])
+    }
+
+    /// Assets deleted before `time` (for the 30-day purge).
+    public func assetsDeleted(before time: Double) throws(CatalogError) -> [AssetRecord] {
+        try selectAssets(
+            "SELECT \(AssetRow.columns) FROM assets a WHERE a.deleted_at IS NOT NULL AND a.deleted_at < ? "
+                + "ORDER BY a.deleted_at, a.id",
+            [.real(time)])
+    }
+
+    // MARK: Helpers
+
+    package func firstAsset(where condition: String, _ values: [SQLiteValue]) throws(CatalogError)
+        -> AssetRecord?
+    {
+        let path = connection.path
+        return try connection.queryFirst(
+            "SELECT \(AssetRow.columns) FROM assets a WHERE \(condition)", values
+        ) {
+            row throws(CatalogError) in try AssetRow.decode(row, path: path)
+        }
+    }
+
+    package func selectAssets(_ sql: String, _ values: [SQLiteValue]) throws(CatalogError) -> [AssetRecord] {
+        let path = connection.path
+        return try connection.query(sql, values) { row throws(CatalogError) in
+            try AssetRow.decode(row, path: path)
+        }
+    }
+
+    /// One write statement in its own (or the caller's) transaction.
+    package func update(_ sql: String, _ values: [SQLiteValue]) throws(CatalogError) {
+        try write { () throws(CatalogError) in try connection.execute(sql, values) }
+    }
+}

@@ -1,0 +1,63 @@
+import PhotoFilerFiling
+import PhotoFilerSystem
+
+/// One watched folder and the album it feeds.
+public struct InboxConfiguration: Hashable, Sendable {
+    public var name: AlbumName
+    /// Absolute and tidy (`~` expanded, no `//`, no trailing `/`), so that two
+    /// spellings of one folder are found to be the same inbox.
+    public var path: BytePath
+    /// `keep = true`: leave the files in place; nil = not said (move).
+    public var keep: Bool?
+    /// This inbox's link kind; nil = the library's.
+    public var link: LinkKind?
+    /// Where the inbox was declared, for messages about it; not part of its identity.
+    public var source: ConfigurationSource?
+
+    public init(
+        name: AlbumName, path: BytePath, keep: Bool? = nil, link: LinkKind? = nil,
+        source: ConfigurationSource? = nil
+    ) {
+        self.name = name
+        self.path = path
+        self.keep = keep
+        self.link = link
+        self.source = source
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.path == rhs.path && lhs.keep == rhs.keep && lhs.link == rhs.link
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(path)
+        hasher.combine(keep)
+        hasher.combine(link)
+    }
+
+    /// Reads the value of `--inbox NAME=DIR`: split at the first `=` (so a folder
+    /// may contain `=`, an album name may not), `~` expanded, a relative folder
+    /// taken from `workingDirectory` (the process's own when nil).
+    public static func parse(
+        flag value: String, environment: [String: String] = ProcessEnvironment.current,
+        workingDirectory: BytePath? = nil
+    ) throws(ConfigurationError) -> InboxConfiguration {
+        let source = ConfigurationSource.option("--inbox \(value)")
+        guard let equals = value.firstIndex(of: "=") else {
+            throw .badInboxOption(at: source, reason: .missingEquals)
+        }
+        let rawName = String(value[..<equals])
+        let rawPath = String(value[value.index(after: equals)...])
+        if rawPath.isEmpty { throw .badInboxOption(at: source, reason: .missingFolder) }
+        let name: AlbumName
+        do {
+            name = try AlbumName(validating: rawName)
+        } catch {
+            throw .badAlbumName(at: source, problem: error)
+        }
+        let base = workingDirectory ?? PathExpansion.currentDirectory()
+        let path = PathExpansion.absolute(BytePath(rawPath), base: base, environment: environment)
+        return InboxConfiguration(name: name, path: path, source: source)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// Everything that happens to an asset after it is filed: leaving an album, going
+/// to Recently Deleted and back, being purged, and the Roll or an album being
+/// changed by hand. Runs on the filer's queue, with the filer's connections.
+public struct AssetLifecycle {
+    /// How long Recently Deleted keeps an asset.
+    public static let retention: Double = 30 * 24 * 3600
+
+    package let filer: Filer
+    private var layout: LibraryLayout { filer.layout }
+    private var catalog: Catalog { filer.catalog }
+
+    public init(filer: Filer) { self.filer = filer }
+
+    /// `photofiler rm ID`: the roll file moves to Recently Deleted, its album entries go
+    /// (the memberships stay, so `restore` brings them back).
+    public func moveToRecentlyDeleted(_ id: AssetID) throws(FilingError) -> AssetRecord {
+        let asset = try existing(id)
+        if asset.isDeleted { return asset }
+        let rollFile = layout.absolute(asset.rollPath)
+        let trashName = try filer.systemCall(rollFile) { () throws(SystemError) -> BytePath in
+            try Sys.makeDirectories(layout.recentlyDeleted)
+            let name = try NameAllocator.allocate(preferred: asset.rollPath.lastComponent) {
+                (candidate) throws(SystemError) in
+                try Sys.link(rollFile, to: layout.recentlyDeleted.appending(candidate))
+            }
+            try Sys.syncDirectory(layout.recentlyDeleted)
+            return name
+        }
+        let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(trashName)
+        try removeAlbumEntries(of: asset)
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
+        }
+        try filer.systemCall(rollFile) { () throws(SystemError) in
+            try Sys.unlinkIfPresent(rollFile)
+            try Sys.syncDirectory(rollFile.parent)
+        }
+        return try existing(id)
+    }
+
+    /// `photofiler restore ID`: back into the Roll and every album it was in.
+    public func restore(_ id: AssetID) throws(FilingError) -> AssetRecord {
+        var asset = try existing(id)
+        guard asset.isDeleted else { return asset }
+        guard let trashPath = asset.trashPath else { throw .vanished(path: layout.absolute(asset.rollPath)) }
+        let trashFile = layout.absolute(trashPath)
+        let folder = layout.rollFolder(for: asset.created)
+        let absoluteFolder = layout.absolute(folder)
+        let placed = try filer.systemCall(trashFile) { () throws(SystemError) -> BytePath in
+            try Sys.makeDirectories(absoluteFolder)
+            let name = try NameAllocator.allocate(preferred: asset.rollPath.lastComponent) {
+                (candidate) throws(SystemError) in
+                try Sys.link(trashFile, to: absoluteFolder.appending(candidate))
+            }
+            try Sys.syncDirectory(absoluteFolder)
+            return name
+        }
+        asset.rollPath = folder.appending(placed)
+        asset.deletedAt = nil
+        asset.trashPath = nil
+        try relinkAndRecordRestore(asset, extraAlbum: nil, link: .hard, source: trashFile)
+        try filer.systemCall(trashFile) { () throws(SystemError) in
+            try Sys.unlinkIfPresent(trashFile)
+        }
+        return try existing(id)
+    }
+
+    /// Recreates the album entries of a restored asset (plus `extraAlbum`) and records it.
+    package func relinkAndRecordRestore(
+        _ asset: AssetRecord, extraAlbum: AlbumRecord?, link: LinkKind, source: BytePath
+    )
+        throws(FilingError)
+    {
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.memberships(ofAsset: asset.id)
+        }
+        var entries: [(AlbumID, BytePath)] = []
+        for membership in memberships where membership.isActive {
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            entries.append(
+                (album.id, try filer.linkAndSync(asset.rollPath, into: album, kind: link, source: source)))
+        }
+        if let extraAlbum, !memberships.contains(where: { $0.albumID == extraAlbum.id && $0.isActive }) {
+            entries.append(
+                (
+                    extraAlbum.id,
+                    try filer.linkAndSync(asset.rollPath, into: extraAlbum, kind: link, source: source)
+                ))
+        }
+        let now = filer.now()
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.transactionTyped { () throws(CatalogError) in
+                try catalog.markRestored(asset.id, rollPath: asset.rollPath)
+                for (album, entry) in entries {
+                    try catalog.addMembership(asset: asset.id, album: album, entryName: entry, at: now)
+                }
+            }
+        }
+    }
+
+    /// `photofiler rm ID --album NAME`: the asset leaves that album; the Roll keeps it.
+    public func removeFromAlbum(_ id: AssetID, album name: AlbumName) throws(FilingError) {
+        let asset = try existing(id)
+        guard
+            let album = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.album(named: name.value)
+            }),
+            let membership = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.membership(asset: asset.id, album: album.id)
+            }), membership.isActive
+        else { throw .notInAlbum(id: id, album: name.value) }
+        try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+            try filer.albums.unlinkEntry(membership.entryName, in: album)
+        }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.endMembership(asset: id, album: album.id, at: filer.now())
+        }
+    }
+
+    public func setFavorite(_ favorite: Bool, _ id: AssetID) throws(FilingError) -> AssetRecord {
+        _ = try existing(id)
+        try filer.catalogCall { () throws(CatalogError) in try catalog.setFavorite(favorite, of: id) }
+        return try existing(id)
+    }
+
+    /// Deletes for good what Recently Deleted has held longer than 30 days.
+    @discardableResult
+    public func purgeExpired() throws(FilingError) -> Int {
+        let expired = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.assetsDeleted(before: filer.now() - Self.retention)
+        }
+        for asset in expired {
+            if let trash = asset.trashPath {
+                try filer.systemCall(layout.absolute(trash)) { () throws(SystemError) in
+                    try Sys.unlinkIfPresent(layout.absolute(trash))
+                }
+            }
+            try filer.catalogCall { () throws(CatalogError) in try catalog.removeAsset(asset.id) }
+        }
+        return expired.count
+    }
+
+    /// A roll file was removed by hand: its entries leave every album and the asset is
+    /// marked deleted (its bytes are gone, so there is nothing to restore but a new drop).
+    public func rollFileRemoved(_ asset: AssetRecord) throws(FilingError) {
+        guard !asset.isDeleted else { return }
+        try removeAlbumEntries(of: asset)
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.markDeleted(asset.id, at: filer.now(), trashPath: nil)
+        }
+    }
+
+    /// An album entry was removed by hand: the membership ends and is never re-added by a scan.
+    public func albumEntryRemoved(_ membership: MembershipRecord) throws(FilingError) {
+        guard membership.isActive else { return }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.endMembership(asset: membership.assetID, album: membership.albumID, at: filer.now())
+        }
+    }
+
+    private func removeAlbumEntries(of asset: AssetRecord) throws(FilingError) {
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.memberships(ofAsset: asset.id)
+        }
+        for membership in memberships where membership.isActive {
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+                try filer.albums.unlinkEntry(membership.entryName, in: album)
+            }
+        }
+    }
+
+    private func existing(_ id: AssetID) throws(FilingError) -> AssetRecord {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else {
+            throw .unknownAsset(id: id)
+        }
+        return asset
+    }
+}

@@ -1,0 +1,51 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// One way the catalog and the disk disagree (`photofiler check` prints one a line).
+public enum Difference: Sendable, Equatable, CustomStringConvertible {
+    /// The catalog has a live asset whose roll file is gone.
+    case missingRollFile(asset: AssetID, rollPath: BytePath)
+    /// A file in the Roll that no catalog row describes.
+    case rollFileWithoutRow(rollPath: BytePath)
+    /// The roll file's content no longer matches the hash (or size) on record.
+    case wrongHash(asset: AssetID, rollPath: BytePath, recorded: String, actual: String)
+    /// An active membership whose album entry is missing.
+    case membershipWithoutLink(asset: AssetID, album: String, entryName: BytePath)
+    /// An album entry that links to an asset without a membership on record.
+    case linkWithoutMembership(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
+    /// An album entry that does not lead to any roll file (left alone, never deleted).
+    case strayAlbumEntry(albumFolder: BytePath, entryName: BytePath)
+
+    /// A folder or file (relative to the library) that could not be looked at: what
+    /// it holds is unknown, so nothing in it is counted as gone.
+    case couldNotLook(path: BytePath, reason: Errno)
+
+    /// True for the differences found in `Albums/` (rather than in the Roll).
+    public var isAlbumDifference: Bool {
+        switch self {
+        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry: return true
+        case .missingRollFile, .rollFileWithoutRow, .wrongHash: return false
+        case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missingRollFile(let asset, let rollPath):
+            return "missing roll file: asset \(asset) '\(rollPath.display)'"
+        case .rollFileWithoutRow(let rollPath):
+            return "roll file without a row: '\(rollPath.display)'"
+        case .wrongHash(let asset, let rollPath, let recorded, let actual):
+            return "wrong hash: asset \(asset) '\(rollPath.display)' (catalog \(recorded), disk \(actual))"
+        case .membershipWithoutLink(let asset, let album, let entryName):
+            return "membership without a link: asset \(asset) in album '\(album)' ('\(entryName.display)')"
+        case .linkWithoutMembership(let asset, let albumFolder, let entryName):
+            return "link without a membership: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
+        case .couldNotLook(let path, let reason):
+            return
+                "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"
+        case .strayAlbumEntry(let albumFolder, let entryName):
+            return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
+        }
+    }
+}

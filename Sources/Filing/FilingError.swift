@@ -1,0 +1,105 @@
+import Glibc
+import PhotoFilerCatalog
+import PhotoFilerMedia
+import PhotoFilerSystem
+
+/// Why one file was not filed. Each case names the file; `description` is one
+/// sentence with the fix. In every case the source is left where it was.
+public enum FilingError: Error, Sendable {
+    /// A FIFO, device, socket or folder: never opened for reading, never filed.
+    case notRegularFile(path: BytePath, kind: FileKind)
+    /// Symbolic links in an inbox are never followed.
+    case symbolicLink(path: BytePath)
+    /// Gone before it could be opened (moved away or deleted meanwhile).
+    case vanished(path: BytePath)
+    /// The file lies inside the library itself.
+    case insideLibrary(path: BytePath)
+    /// Its size or mtime changed while it was being read: a writer still has it.
+    case changedWhileFiling(path: BytePath)
+    case media(MediaError)
+    /// The disk (or quota) holding the library is full.
+    case outOfSpace(path: BytePath, library: BytePath)
+    /// Reading the source or writing the library was refused.
+    case permissionDenied(path: BytePath, call: String)
+    /// The album name is not a safe folder name.
+    case badAlbumName(AlbumName.Problem)
+    /// No asset has this id.
+    case unknownAsset(id: AssetID)
+    /// The asset is not (or no longer) a member of that album.
+    case notInAlbum(id: AssetID, album: String)
+    case system(SystemError)
+    case catalog(CatalogError)
+
+    /// A resource the whole process ran out of: every file would fail the same way
+    /// until it comes back, so the daemon keeps the file, says so once and retries.
+    public enum Shortage: String, Sendable {
+        case diskSpace, descriptors
+    }
+
+    public var shortage: Shortage? {
+        switch self {
+        case .outOfSpace: return .diskSpace
+        case .system(let error) where error.errno == .tooManyOpenFiles || error.errno.rawValue == ENFILE:
+            return .descriptors
+        default: return nil
+        }
+    }
+}
+
+extension FilingError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notRegularFile(let path, let kind):
+            return
+                "'\(path.display)' is \(kind.article), not a regular file; it is left alone: put the file itself in the inbox."
+        case .symbolicLink(let path):
+            return
+                "'\(path.display)' is a symbolic link, which photofiler never follows; put the file itself in the inbox."
+        case .vanished(let path):
+            return
+                "'\(path.display)' does not exist (moved or deleted before it could be filed); check the path."
+        case .insideLibrary(let path):
+            return
+                "'\(path.display)' is inside the library itself; only files from outside the library can be filed."
+        case .changedWhileFiling(let path):
+            return
+                "'\(path.display)' changed while it was being filed; it is left in place and filed once its writer is done."
+        case .media(let error):
+            return error.description
+        case .outOfSpace(let path, let library):
+            return
+                "The disk holding the library '\(library.display)' is full, so '\(path.display)' stays where it is; free some space and it is filed."
+        case .permissionDenied(let path, let call):
+            return
+                "Permission denied (\(call)) on '\(path.display)'; give photofiler read access to the inbox and write access to the library."
+        case .badAlbumName(let problem):
+            return problem.description
+        case .unknownAsset(let id):
+            return "No asset has the id \(id); 'photofiler list' shows the ids."
+        case .notInAlbum(let id, let album):
+            return "Asset \(id) is not in the album '\(album)'; 'photofiler info \(id)' lists its albums."
+        case .system(let error):
+            return "A file operation failed: \(error); check the path and try again."
+        case .catalog(let error):
+            return error.description
+        }
+    }
+}
+
+extension FilingError {
+    /// Maps a catalog failure: SQLITE_FULL is the disk under the catalog being full,
+    /// the same case (and the same retry in the daemon) as a full disk under the Roll.
+    package static func from(_ error: CatalogError, library: LibraryLayout, source: BytePath) -> FilingError {
+        if case .sqlite(let code, _, _) = error, code & 0xFF == 13 {
+            return .outOfSpace(path: source, library: library.root)
+        }
+        return .catalog(error)
+    }
+
+    /// Maps a system call failure to the case a person can act on.
+    package static func from(_ error: SystemError, library: LibraryLayout, source: BytePath) -> FilingError {
+        if error.errno.isOutOfSpace { return .outOfSpace(path: source, library: library.root) }
+        if error.errno.isPermission { return .permissionDenied(path: error.path ?? source, call: error.call) }
+        return .system(error)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// Where everything lives inside one library folder (SPEC "Words").
+///
+/// Catalog rows store paths relative to `root`, so a library that is moved or
+/// renamed keeps its assets.
+public struct LibraryLayout: Sendable, Hashable {
+    /// Absolute, without a trailing slash.
+    public let root: BytePath
+
+    public static let rollFolderName: BytePath = "Roll"
+    public static let albumsFolderName: BytePath = "Albums"
+    public static let recentlyDeletedFolderName: BytePath = "Recently Deleted"
+    public static let internalFolderName: BytePath = ".photofiler"
+
+    public init(root: BytePath) {
+        self.root = LibraryLayout.absolute(root)
+    }
+
+    public var roll: BytePath { root.appending(Self.rollFolderName) }
+    public var albums: BytePath { root.appending(Self.albumsFolderName) }
+    public var recentlyDeleted: BytePath { root.appending(Self.recentlyDeletedFolderName) }
+    /// Private to photofiler: the catalog, the lock, temporary files.
+    public var internalFolder: BytePath { root.appending(Self.internalFolderName) }
+    /// The only place a partial file may ever exist (same file system as the Roll, so a
+    /// finished copy is linked into place, never written there).
+    public var temporary: BytePath { internalFolder.appending("tmp") }
+    public var catalogPath: BytePath { internalFolder.appending("catalog.sqlite") }
+    public var lockPath: BytePath { internalFolder.appending("daemon.lock") }
+
+    /// An absolute path for a path stored relative to the root.
+    public func absolute(_ relative: BytePath) -> BytePath { root.appending(relative) }
+
+    /// The path relative to the root, or nil when it lies outside the library.
+    public func relative(_ absolute: BytePath) -> BytePath? {
+        let path = LibraryLayout.normalize(LibraryLayout.absolute(absolute))
+        guard path.isWithin(root), path != root else { return nil }
+        return path.relative(from: root)
+    }
+
+    /// `Roll/YYYY/MM`, relative, for a capture date shown in its own offset (else `timeZone`).
+    public func rollFolder(for date: CaptureDate, timeZone: TimeZone = .current) -> BytePath {
+        let offset =
+            date.utcOffsetSeconds
+            ?? timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
+        let parts = calendar.dateComponents(
+            [.year, .month], from: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
+        let year = String(format: "%04d", parts.year ?? 1970)
+        let month = String(format: "%02d", parts.month ?? 1)
+        return Self.rollFolderName.appending(year).appending(month)
+    }
+
+    /// The folder of a user album.
+    public func albumFolder(_ album: AlbumRecord) -> BytePath {
+        albums.appending(album.folderName)
+    }
+
+    /// Creates the library's folders when missing.
+    public func create() throws(SystemError) {
+        for folder in [root, roll, albums, recentlyDeleted, internalFolder, temporary] {
+            try Sys.makeDirectories(folder)
+        }
+    }
+
+    /// Makes a path absolute against the working directory (no symlink resolution).
+    public static func absolute(_ path: BytePath) -> BytePath {
+        if path.isAbsolute { return normalize(path) }
+        let cwd = FileManager.default.currentDirectoryPath
+        return normalize(BytePath(cwd).appending(path))
+    }
+
+    /// Removes `.` components, resolves `..` textually and drops trailing slashes.
+    public static func normalize(_ path: BytePath) -> BytePath {
+        var parts: [BytePath] = []
+        for part in path.components {
+            if part.bytes == [UInt8(ascii: ".")] { continue }
+            if part.bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        var bytes: [UInt8] = path.isAbsolute ? [UInt8(ascii: "/")] : []
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "/")) }
+            bytes.append(contentsOf: part.bytes)
+        }
+        return BytePath(bytes: bytes.isEmpty ? Array(".".utf8) : bytes)
+    }
+}

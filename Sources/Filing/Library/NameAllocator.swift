@@ -1,0 +1,52 @@
+import PhotoFilerSystem
+
+/// Finds a free name in a folder without check-then-act races: every attempt is a
+/// `link`/`symlink` that fails with EEXIST rather than replace, and the next
+/// candidate is tried (`IMG_0001.jpg`, `IMG_0001-1.jpg`, `IMG_0001-2.jpg` …).
+public enum NameAllocator {
+    /// The longest name Linux file systems accept.
+    package static let maximumNameBytes = 255
+
+    /// The `attempt`-th candidate for `name`: the name itself first, then a numbered
+    /// suffix before the extension, shortening the stem so the result fits 255 bytes.
+    public static func candidate(for name: BytePath, attempt: Int) -> BytePath {
+        let bytes = name.bytes
+        var stem = bytes
+        var ext: [UInt8] = []
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 16 {
+            stem = Array(bytes[..<dot])
+            ext = Array(bytes[dot...])
+        }
+        let suffix: [UInt8] = attempt == 0 ? [] : Array("-\(attempt)".utf8)
+        let room = maximumNameBytes - suffix.count - ext.count
+        if stem.count > room { stem = truncateKeepingUTF8(stem, to: room) }
+        return BytePath(bytes: stem + suffix + ext)
+    }
+
+    /// Tries `place(candidate)` with successive candidates until one does not exist.
+    /// `place` must fail with EEXIST when the name is taken (link, symlink, O_EXCL).
+    public static func allocate(
+        preferred name: BytePath, place: (BytePath) throws(SystemError) -> Void
+    ) throws(SystemError) -> BytePath {
+        var attempt = 0
+        while true {
+            let candidate = candidate(for: name, attempt: attempt)
+            do {
+                try place(candidate)
+                return candidate
+            } catch  where error.errno == .exists {
+                attempt += 1
+                if attempt > 100_000 { throw error }
+            }
+        }
+    }
+
+    /// Cuts at a byte count without splitting a UTF-8 sequence (non-UTF-8 bytes cut anywhere).
+    package static func truncateKeepingUTF8(_ bytes: [UInt8], to count: Int) -> [UInt8] {
+        guard bytes.count > count else { return bytes }
+        var end = max(count, 0)
+        // Back up over continuation bytes (10xxxxxx) so a character is never split.
+        while end > 0, end < bytes.count, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(bytes[..<end])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerMedia
+import PhotoFilerSystem
+
+/// One open library: its layout, its catalog and the filer that writes it. The
+/// command line and the daemon both start here. Confined to one queue.
+public final class PhotoLibrary {
+    public let layout: LibraryLayout
+    public let filer: Filer
+    public var catalog: Catalog { filer.catalog }
+    public var lifecycle: AssetLifecycle { AssetLifecycle(filer: filer) }
+    public var reconciler: Reconciler { Reconciler(filer: filer) }
+
+    /// Opens the library at `root`, creating its folders and catalog when missing.
+    public init(root: BytePath, log: Logger) throws(LibraryError) {
+        let layout = LibraryLayout(root: root)
+        self.layout = layout
+        do {
+            try layout.create()
+        } catch {
+            throw .cannotCreate(path: error.path ?? layout.root, reason: error.errno)
+        }
+        guard Sys.isAccessible(layout.internalFolder, mode: W_OK) else {
+            throw .notWritable(path: layout.root)
+        }
+        let catalog: Catalog
+        // The catalog is an index of the files: missing or damaged, it is rebuilt from them.
+        let catalogPath = layout.catalogPath
+        var lost: String? = nil
+        let catalogExists = (try? Sys.statusIfExists(catalogPath)) ?? nil != nil
+        if !catalogExists, (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
+            lost = "was missing"
+        }
+        do {
+            catalog = try Catalog(path: catalogPath)
+        } catch {
+            guard case .corrupt(_, let reason) = error else { throw .catalog(error) }
+            let stamp = Int(Date().timeIntervalSince1970)
+            let aside = BytePath(bytes: catalogPath.bytes + Array(".damaged-\(stamp)".utf8))
+            do {
+                try Sys.rename(catalogPath, to: aside)
+                for suffix in ["-wal", "-shm"] {
+                    try Sys.unlinkIfPresent(BytePath(bytes: catalogPath.bytes + Array(suffix.utf8)))
+                }
+                catalog = try Catalog(path: catalogPath)
+            } catch {
+                throw .catalog(.corrupt(path: catalogPath, reason: reason))
+            }
+            lost = "was damaged (\(reason)); the damaged file is kept as '\(aside.display)'"
+        }
+        // exiv2 and libvips report through GLib logging; their chatter is debug detail.
+        MediaLibraryLog.setSink { @Sendable message in log.debug(message) }
+        do {
+            filer = try Filer(layout: layout, catalog: catalog, log: log)
+        } catch {
+            throw .cannotCreate(path: layout.root, reason: error.errno)
+        }
+        if let lost { rebuildCatalog(lost, log: log) }
+    }
+
+    /// Makes a fresh catalog match the Roll and albums, as `check --repair` does, and says so.
+    private func rebuildCatalog(_ what: String, log: Logger) {
+        do {
+            let differences = try reconciler.differences(verifyHashes: false)
+            try reconciler.repair(differences)
+            let count = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints().count
+            }
+            log.warning(
+                "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
+                    + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
+                    + "catalog and start empty.")
+        } catch {
+            log.error(
+                "The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
+        }
+    }
+
+    /// The asset a user means by `reference`: an id, or any path of it (its roll
+    /// file, an album entry — hard link by inode, symbolic link by target — or a
+    /// copy anywhere, by content).
+    public func asset(matching reference: BytePath) throws(FilingError) -> AssetRecord? {
+        let text = reference.display
+        if let id = AssetID(text), reference.isValidUTF8 {
+            return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
+        }
+        let path = LibraryLayout.absolute(reference)
+        let status = try filer.systemCall(path) { () throws(SystemError) in try Sys.status(path) }
+        if status.isSymbolicLink {
+            let target = try filer.systemCall(path) { () throws(SystemError) in try Sys.readLink(path) }
+            let absolute = LibraryLayout.normalize(target.isAbsolute ? target : path.parent.appending(target))
+            if let relative = layout.relative(absolute),
+                let asset = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.asset(rollPath: relative)
+                })
+            {
+                return asset
+            }
+            return try assetByContent(absolute)
+        }
+        if let relative = layout.relative(path),
+            let asset = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.asset(rollPath: relative)
+            })
+        {
+            return asset
+        }
+        return try assetByContent(path)
+    }
+
+    private func assetByContent(_ path: BytePath) throws(FilingError) -> AssetRecord? {
+        let hash = try filer.systemCall(path) { () throws(SystemError) -> String in
+            let fd = try Sys.openForReading(path)
+            defer { fd.close() }
+            return try ContentHasher.hash(fd)
+        }
+        return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(hash: hash) }
+    }
+}
+
+/// Why a library could not be opened.
+public enum LibraryError: Error, Sendable, CustomStringConvertible {
+    case cannotCreate(path: BytePath, reason: Errno)
+    case notWritable(path: BytePath)
+    case catalog(CatalogError)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason):
+            return
+                "The library folder '\(path.display)' cannot be created (\(reason.message)); choose another with --library or fix its permissions."
+        case .notWritable(let path):
+            return
+                "The library '\(path.display)' is not writable; fix its permissions or choose another with --library."
+        case .catalog(let error):
+            return error.description
+        }
+    }
+}

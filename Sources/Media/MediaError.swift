@@ -1,0 +1,42 @@
+import PhotoFilerSystem
+
+/// Why a file is not filed, as a person needs to hear it: which file, why, what to do.
+public enum MediaError: Error, Sendable, Equatable {
+    /// Zero bytes: an app's placeholder, or a download that has not started.
+    case empty(path: BytePath)
+    /// The bytes are not a supported photo or video (`detected` is libmagic's MIME type).
+    case notMedia(path: BytePath, detected: String)
+    /// A supported format whose end is missing (JPEG without EOI, PNG without IEND,
+    /// an MP4 whose `moov` cannot be read).
+    case truncated(path: BytePath, format: String)
+    /// A supported format whose bytes are broken inside (a PNG chunk CRC, a box
+    /// structure that does not add up), so a viewer would fail on it too.
+    case damaged(path: BytePath, format: String, reason: String)
+    /// The file could not be read (permission, I/O error).
+    case unreadable(path: BytePath, reason: String)
+    /// A C library could not start (libmagic's database missing, say).
+    case libraryUnavailable(name: String, reason: String)
+}
+
+extension MediaError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .empty(let path):
+            return
+                "'\(path.display)' is empty (0 bytes); it is left where it is and filed once an app writes it."
+        case .notMedia(let path, let detected):
+            return
+                "'\(path.display)' is not a photo or video (its content is \(detected)); it is left where it is: move it out of the inbox."
+        case .truncated(let path, let format):
+            return
+                "'\(path.display)' is an incomplete \(format) file (its end is missing); it is left where it is: save it again from the app."
+        case .damaged(let path, let format, let reason):
+            return
+                "'\(path.display)' is a damaged \(format) file (\(reason)); it is left where it is: save it again from the app."
+        case .unreadable(let path, let reason):
+            return "'\(path.display)' cannot be read (\(reason)); give photofiler read access to it."
+        case .libraryUnavailable(let name, let reason):
+            return "\(name) could not start (\(reason)); reinstall it with 'make deps'."
+        }
+    }
+}

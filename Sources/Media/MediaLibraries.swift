@@ -1,0 +1,68 @@
+import CAVFormat
+import CGExiv2
+import CVips
+import Synchronization
+
+/// Where the C libraries' own messages go (exiv2's "Directory Canon … considered
+/// invalid", libvips' warnings): never to stderr, where they would interleave with
+/// the product's log lines, but to a sink the daemon points at its log (debug level).
+public enum MediaLibraryLog {
+    private static let sink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    /// Sets where library messages go; nil (the default) drops them.
+    public static func setSink(_ newSink: (@Sendable (String) -> Void)?) {
+        sink.withLock { $0 = newSink }
+    }
+
+    package static func emit(_ message: String) {
+        let current = sink.withLock { $0 }
+        guard let current else { return }
+        var text = Substring(message)
+        while text.last?.isNewline == true { text = text.dropLast() }
+        current(String(text))
+    }
+}
+
+/// Process-wide start-up of gexiv2, libvips and libavformat: each wants one
+/// initialisation per process, so it happens once, on first use, thread-safely
+/// (a global `let` is initialised under `swift_once`).
+package enum MediaLibraries {
+    package static func start() throws(MediaError) {
+        if let failure = startup { throw failure }
+    }
+}
+
+private let startup: MediaError? = {
+    installLogHandlers()
+    guard gexiv2_initialize() != 0 else {
+        return .libraryUnavailable(name: "gexiv2", reason: "gexiv2_initialize failed")
+    }
+    if vips_init("photofiler") != 0 {
+        let reason = String(cString: vips_error_buffer())
+        vips_error_clear()
+        return .libraryUnavailable(name: "libvips", reason: reason)
+    }
+    // The operation cache keeps every opened image alive: unbounded growth in a daemon.
+    vips_cache_set_max(0)
+    av_log_set_level(AV_LOG_QUIET)
+    return nil
+}()
+
+private func installLogHandlers() {
+    gexiv2_log_set_handler { level, message in
+        let text = message.map { String(cString: $0) } ?? ""
+        let name =
+            level == GEXIV2_LOG_LEVEL_ERROR ? "error" : level == GEXIV2_LOG_LEVEL_WARN ? "warning" : "info"
+        MediaLibraryLog.emit("exiv2 \(name): \(text)")
+    }
+    let forward: GLogFunc = { domain, _, message, _ in
+        let name = domain.map { String(cString: $0) } ?? "glib"
+        let text = message.map { String(cString: $0) } ?? ""
+        MediaLibraryLog.emit("\(name): \(text)")
+    }
+    // Per domain rather than the default handler, so the rest of the process keeps
+    // its own GLib logging; gexiv2's and libvips' domains are the chatty ones.
+    for domain in ["VIPS", "GExiv2"] {
+        _ = g_log_set_handler(domain, photofiler_g_log_all_levels(), forward, nil)
+    }
+}

@@ -1,0 +1,118 @@
+import CAVFormat
+import Foundation
+import PhotoFilerMediaTypes
+
+/// What libavformat says about a video: that its index (`moov`) can be read and
+/// has a video stream, its size, rotation, duration and creation date.
+package struct VideoProbe {
+    package var width: Int
+    package var height: Int
+    /// Orientation as EXIF spells it: 6 for a 90° clockwise turn, 3 for 180°, 8 for 270°.
+    package var orientation: Int
+    package var duration: Double?
+    package var creationDate: CaptureDate?
+
+    /// Opens `path` (a `/proc/self/fd/N` name); the failure is libavformat's message.
+    package static func read(path: String) -> Result<VideoProbe, VideoFailure> {
+        var opening: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&opening, path, nil, nil)
+        guard opened >= 0, let context = opening else {
+            return .failure(VideoFailure(reason: message(opened)))
+        }
+        defer { avformat_close_input(&opening) }
+        // Opening parses the whole `moov` (streams, sizes, rotation, duration). Probing
+        // the streams decodes frames (25 ms for a phone clip), so it runs only when
+        // the index left the picture size unknown.
+        if !hasSizedVideoStream(context) {
+            let found = avformat_find_stream_info(context, nil)
+            guard found >= 0 else { return .failure(VideoFailure(reason: message(found))) }
+        }
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
+            return .failure(VideoFailure(reason: "it has no video stream"))
+        }
+        let parameters = stream.pointee.codecpar.pointee
+        var probe = VideoProbe(
+            width: Int(parameters.width), height: Int(parameters.height),
+            orientation: orientation(of: stream), duration: nil, creationDate: nil)
+        let duration = context.pointee.duration
+        if duration != photofiler_av_nopts_value(), duration > 0 {
+            probe.duration = Double(duration) / Double(AV_TIME_BASE)
+        }
+        probe.creationDate = creationDate(context: context, stream: stream)
+        return .success(probe)
+    }
+
+    private static func hasSizedVideoStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        (0..<Int(context.pointee.nb_streams)).contains { index in
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else {
+                return false
+            }
+            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0
+                && parameters.height > 0
+        }
+    }
+
+    package struct VideoFailure: Error {
+        package let reason: String
+    }
+
+    /// The display matrix turns the picture counter-clockwise by
+    /// `av_display_rotation_get` degrees; a phone held upright records -90 (a 90°
+    /// clockwise turn to show it), which EXIF calls orientation 6.
+    private static func orientation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+            size >= 9 * MemoryLayout<Int32>.size
+        else { return 1 }
+        let counterClockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) {
+            av_display_rotation_get($0)
+        }
+        guard counterClockwise.isFinite else { return 1 }
+        let clockwise = (Int((-counterClockwise).rounded()) % 360 + 360) % 360
+        switch clockwise {
+        case 90: return 6
+        case 180: return 3
+        case 270: return 8
+        default: return 1
+        }
+    }
+
+    /// QuickTime's `com.apple.quicktime.creationdate` carries the offset where the
+    /// video was taken; the container's `creation_time` is UTC without one (shown
+    /// in the machine's zone, SPEC "Capture date").
+    private static func creationDate(
+        context: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>
+    ) -> CaptureDate? {
+        if let text = value(context.pointee.metadata, "com.apple.quicktime.creationdate"),
+            let parsed = DateTimeText.parse(text),
+            let offset = parsed.offset,
+            let seconds = parsed.fields.instant(utcOffset: offset, timeZone: .gmt)
+        {
+            return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: offset, source: .container)
+        }
+        for dictionary in [context.pointee.metadata, stream.pointee.metadata] {
+            if let text = value(dictionary, "creation_time"), let parsed = DateTimeText.parse(text),
+                let seconds = parsed.fields.instant(utcOffset: parsed.offset ?? 0, timeZone: .gmt)
+            {
+                return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: nil, source: .container)
+            }
+        }
+        return nil
+    }
+
+    private static func value(_ dictionary: OpaquePointer?, _ key: String) -> String? {
+        guard let dictionary, let entry = av_dict_get(dictionary, key, nil, 0),
+            let value = entry.pointee.value
+        else {
+            return nil
+        }
+        return String(cString: value)
+    }
+
+    private static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        _ = av_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+#if DEBUG
+    import Glibc
+    import Synchronization
+
+    /// Crash points for the durability tests (debug builds only; compiled out of
+    /// release builds).
+    ///
+    /// `PHOTOFILER_CRASH_AT=before:K` (or `after:K`) makes the process `_exit(86)`
+    /// right before (or after) its K-th mutating system call: every open for
+    /// writing, write, fsync, rename, link, symlink, unlink, mkdir and SQLite
+    /// commit goes through `Sys`, which calls `FaultInjection.mutating`. A test
+    /// raises K by one until the work completes, so every crash point is covered.
+    package enum FaultInjection {
+        package enum Moment: Sendable { case before, after }
+
+        private static let plan: (moment: Moment, index: Int)? = {
+            guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return nil }
+            let text = String(cString: raw)
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let index = Int(parts[1]), index > 0 else { return nil }
+            switch parts[0] {
+            case "before": return (.before, index)
+            case "after": return (.after, index)
+            default: return nil
+            }
+        }()
+
+        private static let counter = Atomic<Int>(0)
+
+        /// The exit status of a planned crash, so a test can tell it from a real failure.
+        package static let crashStatus: CInt = 86
+
+        /// Runs one mutating call, crashing before or after it when planned.
+        @inline(__always)
+        package static func mutating<R, E: Error>(_ call: StaticString, _ body: () throws(E) -> R) throws(E)
+            -> R
+        {
+            guard let plan else { return try body() }
+            let index = counter.add(1, ordering: .relaxed).newValue
+            if plan.index == index, plan.moment == .before { crash(call, index) }
+            let result = try body()
+            if plan.index == index, plan.moment == .after { crash(call, index) }
+            return result
+        }
+
+        private static func crash(_ call: StaticString, _ index: Int) -> Never {
+            let line = "photofiler: fault injection: crash at mutating call \(index) (\(call))\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            _exit(crashStatus)
+        }
+    }
+#else
+    /// Release builds have no crash points: the call runs as it is.
+    package enum FaultInjection {
+        @inline(__always)
+        package static func mutating<R, E: Error>(_ call: StaticString, _ body: () throws(E) -> R) throws(E)
+            -> R
+        {
+            try body()
+        }
+    }
+#endif

@@ -1,0 +1,363 @@
+import CInotifyTools
+import Dispatch
+import Glibc
+import PhotoFilerSystem
+
+/// Watches folder trees through libinotifytools and reports `WatchEvent`s in
+/// batches, costing no CPU while nothing happens (a Dispatch read source on the
+/// library's fd; no polling thread).
+///
+/// Thread safety: `@unchecked Sendable` is sound because every piece of mutable
+/// state here, and every call into libinotifytools (whose state is global and
+/// unlocked), happens on `queue`, a serial queue: public methods check it with
+/// `dispatchPrecondition`, the read source and the handler run on it. Only one
+/// watcher exists at a time (`InotifyLibrary.ownership`).
+///
+/// Driving it (the daemon):
+/// 1. `InotifyWatcher.initializeEarly()` first thing in `main`, while the library's
+///    fd is still below 1024 (it uses `select()`).
+/// 2. `let watcher = try InotifyWatcher { events in … }`: the handler runs on
+///    `watcher.queue`.
+/// 3. On that queue: `let folders = try watcher.watch(directory: inbox, excluding: [library])`,
+///    then scan each returned folder (files already there produce no events).
+/// 4. On `.directoryAppeared(f)` scan `f`; on `.overflow` rescan every root; on
+///    `.directoryGone(root)` watch `root` again once it exists.
+/// 5. `watcher.stop()` on the queue when done.
+public final class InotifyWatcher: @unchecked Sendable {
+    /// The serial queue that owns the watcher and libinotifytools.
+    public let queue: DispatchQueue
+
+    /// Events asked of the kernel. No `IN_OPEN`/`IN_ACCESS` (noise); `IN_ONLYDIR`
+    /// and `IN_DONT_FOLLOW` so a symbolic link is never followed into; and
+    /// `IN_EXCL_UNLINK` so a file unlinked while open stops producing events.
+    package static let mask: UInt32 = {
+        let events = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE
+        let selfEvents = IN_DELETE_SELF | IN_MOVE_SELF
+        let flags = IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+        return UInt32(truncatingIfNeeded: events | selfEvents | flags)
+    }()
+
+    /// Events read per read-source callback before yielding the queue; the rest
+    /// are read by an `async` continuation (never left in the library's buffer).
+    package static let drainLimit = 4096
+
+    /// libinotifytools' fd (internal for tests).
+    package let fd: CInt
+    private let handler: @Sendable ([WatchEvent]) -> Void
+    private var source: DispatchSourceRead?
+    private var table = WatchTable()
+    /// Each watch root and the path prefixes never watched below it.
+    private var roots: [BytePath: [BytePath]] = [:]
+    /// Folders watched on their own, not their sub-folders (the parent of a
+    /// missing inbox, to see it made again without watching its siblings).
+    private var shallowRoots: Set<BytePath> = []
+
+    /// Initialises libinotifytools now. Call it first thing at start-up: the
+    /// library waits with `select()`, which cannot take an fd of 1024 or more, so
+    /// its fd must be opened before the process opens many others.
+    public static func initializeEarly() throws(WatchError) {
+        _ = try InotifyLibrary.initialize()
+    }
+
+    /// Starts reading events. Waits up to 5 s for a previous watcher to finish
+    /// stopping, since libinotifytools allows one user per process.
+    public init(
+        queue: DispatchQueue = DispatchQueue(label: "photofiler.watcher"),
+        handler: @escaping @Sendable ([WatchEvent]) -> Void
+    ) throws(WatchError) {
+        guard InotifyLibrary.ownership.wait(timeout: .now() + .seconds(5)) == .success else {
+            throw .alreadyRunning
+        }
+        do {
+            fd = try InotifyLibrary.initialize()
+        } catch {
+            InotifyLibrary.ownership.signal()
+            throw error
+        }
+        self.queue = queue
+        self.handler = handler
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { @Sendable [weak self] in self?.drain() }
+        // Dispatch requires the fd to stay open until cancellation completes.
+        source.setCancelHandler { @Sendable in
+            InotifyLibrary.cleanup()
+            InotifyLibrary.ownership.signal()
+        }
+        self.source = source
+        source.activate()
+    }
+
+    deinit {
+        source?.cancel()
+    }
+
+    /// Number of folders watched now.
+    public var watchedFolderCount: Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return table.count
+    }
+
+    /// Watches `directory` and every folder below it, except those within an
+    /// `excluding` prefix (the library when it lies inside an inbox), which are
+    /// never watched nor reported. Watching a root again re-walks it.
+    ///
+    /// - Returns: the folders newly watched; the caller scans each of them, since
+    ///   files put there before the watch existed produce no events.
+    /// - Throws: when the root itself cannot be watched, or
+    ///   `.watchLimitReached` (the watches made so far are kept). Failures on
+    ///   sub-folders (permissions) arrive later as `.failed` events.
+    @discardableResult
+    public func watch(directory: BytePath, excluding: [BytePath] = []) throws(WatchError) -> [BytePath] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard source != nil else { throw .stopped }
+        roots[directory] = excluding
+        var newly: [BytePath] = []
+        var failures: [WatchEvent] = []
+        do {
+            try walk(
+                from: directory, root: directory, newly: &newly, failures: &failures, rootMustExist: true)
+        } catch {
+            if table.entry(path: directory) == nil { roots.removeValue(forKey: directory) }
+            throw error
+        }
+        if !failures.isEmpty {
+            let handler = handler
+            let report = failures
+            queue.async { handler(report) }
+        }
+        return newly
+    }
+
+    /// Watches `folder` alone (not its sub-folders): a new sub-folder in it is
+    /// reported as `directoryAppeared` but not watched. For noticing that a
+    /// removed inbox is made again without watching all of its parent.
+    public func watchFolderOnly(_ folder: BytePath) throws(WatchError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard source != nil else { throw .stopped }
+        if table.entry(path: folder) != nil { return }
+        do throws(SystemError) {
+            let status = try Sys.status(folder, followLinks: true)
+            let wd = try addWatch(folder)
+            table.insert(
+                wd: wd, folder: .init(path: folder, root: folder, device: status.device, inode: status.inode))
+            shallowRoots.insert(folder)
+        } catch {
+            if error.errno == .noSpace { throw .watchLimitReached(path: folder) }
+            throw .cannotWatch(error)
+        }
+    }
+
+    /// Stops watching `directory` and everything below it.
+    public func unwatch(directory: BytePath) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        roots.removeValue(forKey: directory)
+        shallowRoots.remove(directory)
+        removeWatches(table.removeSubtree(directory))
+    }
+
+    /// Cancels the read source; libinotifytools is cleaned up (`inotifytools_cleanup`)
+    /// once Dispatch has let go of its fd. A new watcher may be made afterwards.
+    public func stop() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        source?.cancel()
+        source = nil
+        table = WatchTable()
+        roots = [:]
+    }
+
+    // MARK: Reading events
+
+    /// Reads every event the library and the kernel hold, without blocking
+    /// (`next_events(0, 1)`: timeout 0 is a non-blocking `select`, and one event
+    /// per call since larger counts busy-wait). Must run to nil, or events stay
+    /// stranded in the library's buffer until the next kernel event.
+    private func drain() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard source != nil else { return }
+        var events: [WatchEvent] = []
+        var read = 0
+        while read < Self.drainLimit, let pointer = inotifytools_next_events(0, 1) {
+            read += 1
+            // The pointer is valid only until the next library call: copy now.
+            translate(RawInotifyEvent(copying: pointer), into: &events)
+        }
+        if read == Self.drainLimit {
+            queue.async { [weak self] in self?.drain() }
+        }
+        if !events.isEmpty { handler(events) }
+    }
+
+    private func translate(_ raw: RawInotifyEvent, into events: inout [WatchEvent]) {
+        let mask = raw.mask
+        if raw.wd == -1 || mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            rewalkRoots(into: &events)
+            events.append(.overflow)
+            return
+        }
+        guard let folder = table.folder(wd: raw.wd) else { return }  // a watch already dropped
+        if raw.name.isEmpty {
+            let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) | UInt32(IN_IGNORED)
+            if mask & gone != 0 { folderGone(folder.path, into: &events) }
+            return
+        }
+        let path = folder.path.appending(BytePath(bytes: raw.name))
+        if isExcluded(path, root: folder.root) { return }
+        if mask & UInt32(IN_ISDIR) != 0 {
+            if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { folderGone(path, into: &events) }
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, shallowRoots.contains(folder.root) {
+                events.append(.directoryAppeared(path))
+            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                var newly: [BytePath] = []
+                try? walk(
+                    from: path, root: folder.root, newly: &newly, failures: &events, rootMustExist: false)
+                events.append(contentsOf: newly.map(WatchEvent.directoryAppeared))
+            }
+            return
+        }
+        if mask & UInt32(IN_CREATE) != 0 { events.append(.created(path)) }
+        if mask & UInt32(IN_MODIFY) != 0 { events.append(.modified(path)) }
+        if mask & UInt32(IN_CLOSE_WRITE) != 0 { events.append(.closedWrite(path)) }
+        if mask & UInt32(IN_MOVED_FROM) != 0 { events.append(.movedOut(path)) }
+        if mask & UInt32(IN_MOVED_TO) != 0 { events.append(.movedIn(path)) }
+        if mask & UInt32(IN_DELETE) != 0 { events.append(.removed(path)) }
+    }
+
+    /// A folder left (deleted, moved, unmounted): reported once, whichever of the
+    /// parent's event and the folder's own comes first, and its subtree's
+    /// watches removed (a subtree moved elsewhere would otherwise keep reporting
+    /// under its old path).
+    private func folderGone(_ path: BytePath, into events: inout [WatchEvent]) {
+        let removed = table.removeSubtree(path)
+        guard !removed.isEmpty else { return }
+        removeWatches(removed)
+        for root in roots.keys where root.isWithin(path) { roots.removeValue(forKey: root) }
+        events.append(.directoryGone(path))
+    }
+
+    /// After an overflow, creations may have been lost: watch what is missing.
+    private func rewalkRoots(into events: inout [WatchEvent]) {
+        for root in roots.keys.sorted() {
+            var newly: [BytePath] = []
+            do {
+                try walk(
+                    from: root, root: root, newly: &newly, failures: &events, rootMustExist: false,
+                    recheck: true)
+            } catch {
+                events.append(.failed(error))
+            }
+            events.append(contentsOf: newly.map(WatchEvent.directoryAppeared))
+        }
+    }
+
+    // MARK: Adding watches
+
+    /// Watches `top` and its sub-folders (depth first, no symbolic links, no
+    /// excluded prefixes). Watch first, list second: a file created in between
+    /// gives an event and is also seen by the caller's scan, never neither.
+    private func walk(
+        from top: BytePath, root: BytePath, newly: inout [BytePath], failures: inout [WatchEvent],
+        rootMustExist: Bool, recheck: Bool = false
+    ) throws(WatchError) {
+        var stack = [top]
+        while let folder = stack.popLast() {
+            if isExcluded(folder, root: root) { continue }
+            let isTop = folder == top
+            do throws(SystemError) {
+                let status = try Sys.status(folder)
+                guard status.isDirectory else {
+                    if isTop && rootMustExist {
+                        throw SystemError(.notDirectory, call: "inotify_add_watch", path: folder)
+                    }
+                    continue
+                }
+                if let known = table.entry(path: folder), known.folder.inode == status.inode,
+                    known.folder.device == status.device
+                {
+                    // Already watched: no second watch through libinotifytools (it
+                    // would leak an entry). After an overflow the entry may be stale
+                    // (a folder re-made with a reused inode number), so ask the
+                    // kernel, which returns the live watch or makes a new one.
+                    if recheck {
+                        let wd = folder.withCString { inotify_add_watch(fd, $0, Self.mask) }
+                        guard wd >= 0 else {
+                            throw SystemError(.current, call: "inotify_add_watch", path: folder)
+                        }
+                        if wd != known.wd {
+                            table.insert(wd: wd, folder: known.folder)
+                            newly.append(folder)
+                        }
+                    }
+                } else {
+                    let wd = try addWatch(folder)
+                    table.insert(
+                        wd: wd,
+                        folder: .init(path: folder, root: root, device: status.device, inode: status.inode))
+                    newly.append(folder)
+                }
+                for entry in try Sys.listDirectory(folder) {
+                    let child = folder.appending(entry.name)
+                    switch entry.kind {
+                    case .directory: stack.append(child)
+                    case .unknown:
+                        if (try? Sys.status(child))?.isDirectory == true { stack.append(child) }
+                    default: break
+                    }
+                }
+            } catch {
+                if error.errno == .noSpace && error.call == "inotify_add_watch" {
+                    throw .watchLimitReached(path: folder)
+                }
+                if isTop && rootMustExist { throw .cannotWatch(error) }
+                // Gone or replaced meanwhile: its parent's events will say so.
+                if error.errno == .noSuchFile || error.errno == .notDirectory { continue }
+                failures.append(.failed(.cannotWatch(error)))
+            }
+        }
+    }
+
+    /// Adds the watch through libinotifytools, then asks the kernel for its
+    /// descriptor: adding a watch on an inode already watched returns the
+    /// existing descriptor and changes nothing with the same mask, whereas the
+    /// library's name lookup can return a dead descriptor for a re-created folder.
+    private func addWatch(_ folder: BytePath) throws(SystemError) -> CInt {
+        let mask = CInt(bitPattern: Self.mask)
+        let added = folder.withCString { inotifytools_watch_file($0, mask) }
+        guard added != 0 else {
+            throw SystemError(Errno(rawValue: inotifytools_error()), call: "inotify_add_watch", path: folder)
+        }
+        let wd = folder.withCString { inotify_add_watch(fd, $0, Self.mask) }
+        guard wd >= 0 else { throw SystemError(.current, call: "inotify_add_watch", path: folder) }
+        return wd
+    }
+
+    /// Removes kernel watches directly: `inotifytools_remove_watch_by_wd` prints to
+    /// stderr when the folder (and so the watch) is already gone.
+    private func removeWatches(_ descriptors: [CInt]) {
+        for wd in descriptors { _ = inotify_rm_watch(fd, wd) }
+    }
+
+    private func isExcluded(_ path: BytePath, root: BytePath) -> Bool {
+        guard let excluded = roots[root], !excluded.isEmpty else { return false }
+        return excluded.contains { path.isWithin($0) }
+    }
+}
+
+/// An inotify event copied out of libinotifytools' static buffer.
+package struct RawInotifyEvent {
+    package var wd: CInt
+    package var mask: UInt32
+    package var cookie: UInt32
+    /// The name's bytes, NUL padding cut off; empty for an event on the folder itself.
+    package var name: [UInt8]
+
+    package init(copying pointer: UnsafeMutablePointer<inotify_event>) {
+        wd = pointer.pointee.wd
+        mask = pointer.pointee.mask
+        cookie = pointer.pointee.cookie
+        let length = Int(pointer.pointee.len)
+        // `name` is a flexible array member Swift does not import: it follows the header.
+        let start = UnsafeRawPointer(pointer) + MemoryLayout<inotify_event>.size
+        let bytes = UnsafeRawBufferPointer(start: start, count: length)
+        name = Array(bytes.prefix { $0 != 0 })
+    }
+}

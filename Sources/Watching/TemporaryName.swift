@@ -1,0 +1,23 @@
+import PhotoFilerSystem
+
+/// The one rule for names that are never filed: downloads in progress and editor
+/// or app scratch files. The debouncer, the catch-up scan and `save` all ask here,
+/// so a rule change happens in one place.
+public enum TemporaryName {
+    private static let suffixes: [[UInt8]] = [".part", ".crdownload", ".tmp", ".download"].map {
+        Array($0.utf8)
+    }
+
+    /// True when the last component of `path` is a temporary or hidden name
+    /// (`*.part`, `*.crdownload`, `*.tmp`, `*.download`, `.*`, `~*`; suffixes
+    /// compared ignoring ASCII case, since Windows-made names vary).
+    public static func matches(_ path: BytePath) -> Bool {
+        let name = path.lastComponent.bytes
+        guard let first = name.first else { return true }
+        if first == UInt8(ascii: ".") || first == UInt8(ascii: "~") { return true }
+        let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return suffixes.contains { suffix in
+            lowered.count > suffix.count && lowered.suffix(suffix.count).elementsEqual(suffix)
+        }
+    }
+}

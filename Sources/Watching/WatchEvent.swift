@@ -1,0 +1,47 @@
+import PhotoFilerSystem
+
+/// One change the watcher saw, already translated from inotify's bit masks.
+///
+/// Paths are absolute `BytePath`s built from the watched folder's path and the
+/// event's name bytes, so a name that is not UTF-8 arrives intact.
+public enum WatchEvent: Sendable, Hashable {
+    /// A file opened for writing was closed (`IN_CLOSE_WRITE`): a candidate.
+    case closedWrite(BytePath)
+    /// A file was renamed into a watched folder (`IN_MOVED_TO`): a candidate.
+    case movedIn(BytePath)
+    /// A file was created (`IN_CREATE`). Usually empty; a hard link (`ln`) arrives
+    /// with its content, so the caller looks (size, link count) and decides.
+    case created(BytePath)
+    /// A file was written to (`IN_MODIFY`): it is still being written.
+    case modified(BytePath)
+    /// A file was deleted (`IN_DELETE`).
+    case removed(BytePath)
+    /// A file was renamed out of (or within) a watched folder (`IN_MOVED_FROM`).
+    case movedOut(BytePath)
+    /// A folder is now watched that was not before: a new sub-folder, one moved in,
+    /// or one found again after an overflow. Files created in it before its watch
+    /// existed produce no events, so the caller scans it (only it: every newly
+    /// watched sub-folder gets its own event).
+    case directoryAppeared(BytePath)
+    /// A watched folder was deleted, moved away or unmounted, with everything below
+    /// it. When it is a watch root, the caller calls `watch(directory:)` again once
+    /// it exists again.
+    case directoryGone(BytePath)
+    /// The kernel's event queue overflowed: events were lost, rescan every root.
+    /// Folders that appeared meanwhile are already watched again (and reported as
+    /// `directoryAppeared` just before this event).
+    case overflow
+    /// A folder below a root could not be watched (permission, watch limit).
+    case failed(WatchError)
+
+    /// The path the event is about, if any.
+    public var path: BytePath? {
+        switch self {
+        case .closedWrite(let path), .movedIn(let path), .created(let path), .modified(let path),
+            .removed(let path), .movedOut(let path), .directoryAppeared(let path), .directoryGone(let path):
+            return path
+        case .overflow, .failed:
+            return nil
+        }
+    }
+}
