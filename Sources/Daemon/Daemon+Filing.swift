@@ -87,6 +87,10 @@ extension Daemon {
             handleFailure(error, path: path)
             return
         }
+        if result.outcome == .alreadySeen {
+            log.debug("'\(path.display)' was filed before with these bytes; it is not filed again.")
+            return
+        }
         guard let asset = result.asset else { return }
         let rollPath = library.layout.absolute(asset.rollPath).display
         switch result.outcome {
