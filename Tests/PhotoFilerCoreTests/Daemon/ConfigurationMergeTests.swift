@@ -2,6 +2,7 @@ import Testing
 
 @testable import PhotoFilerDaemon
 @testable import PhotoFilerFiling
+import PhotoFilerSystem
 
 @Suite struct ConfigurationMergeTests {
     let environment = ["HOME": "/home/ann"]
@@ -28,7 +29,7 @@ import Testing
     ])
     func badInboxFlags(value: String, phrase: String) {
         do {
-            _ = try InboxConfiguration.parse(flag: value, environment: environment, workingDirectory: "/w")
+            _ = try InboxConfiguration.parse(flag: BytePath(value), environment: environment, workingDirectory: "/w")
             Issue.record("accepted \(value)")
         } catch {
             #expect(error.description.contains(phrase), "\(error)")
