@@ -134,7 +134,10 @@ extension Daemon {
             lastError = error.description
             let status = try? Sys.status(path)
             let key = "\(path.display)|\(status?.size ?? -1)|\(status?.modificationNanoseconds ?? -1)"
-            if reported.insert(key).inserted { log.error(error.description) }
+            if reported.insert(key).inserted {
+                log.error(error.description)
+                if let detail = error.detail { log.debug(detail) }
+            }
         }
     }
 

@@ -11,7 +11,10 @@ package enum CompletenessCheck {
         -> Int?
     {
         switch format {
-        case .jpeg, .png: break  // EndMarkerScan, while hashing
+        case .jpeg, .png:
+            // Its end marker is found while hashing (EndMarkerScan); a last byte that
+            // was never written is known now, without reading the whole file.
+            if try tailIsUnwritten(file) { throw .truncated(path: file.path, format: format.displayName) }
         case .gif: try checkGIF(file)
         case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
@@ -21,6 +24,15 @@ package enum CompletenessCheck {
             guard boxes.contains("moov") else { throw .truncated(path: file.path, format: "video") }
         }
         return nil
+    }
+
+    /// True when the file's last byte lies in a hole: its size was set before its bytes came.
+    private static func tailIsUnwritten(_ file: FileBytes) throws(MediaError) -> Bool {
+        do {
+            return try file.fd.isHole(from: file.size - 1)
+        } catch {
+            throw .unreadable(path: file.path, reason: error.description)
+        }
     }
 
     /// The trailer byte 0x3B, ignoring zero padding some tools add.

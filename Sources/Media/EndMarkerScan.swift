@@ -33,6 +33,8 @@ package struct EndMarkerScan {
         /// PNG: collecting a chunk's length and type (`header` so far).
         case chunkHeader
         case done
+        /// The structure broke (a PNG chunk type that is no type): the end never comes.
+        case broken
     }
 
     private enum Next { case marker, entropy, chunkHeader, done }
@@ -77,7 +79,7 @@ package struct EndMarkerScan {
         let count = chunk.count
         while index < count {
             switch state {
-            case .done:
+            case .done, .broken:
                 return
             case .skip(let remaining, let next):
                 let step = Int(min(remaining, Int64(count - index)))
@@ -87,11 +89,20 @@ package struct EndMarkerScan {
                 } else {
                     state = Self.state(after: next)
                 }
-            case .entropy:
+            case .entropy, .marker:
+                // Up to the next 0xFF at memchr's speed: data, or stray bytes between
+                // segments (a cut or preallocated file may hold gigabytes of zeros).
+                let wasMarker: Bool
+                if case .marker = state { wasMarker = true } else { wasMarker = false }
                 guard let base = chunk.baseAddress else { return }
-                guard let found = memchr(base + index, 0xFF, count - index) else { return }
-                index = base.distance(to: UnsafeRawPointer(found)) + 1
-                state = .entropyFF
+                guard let found = memchr(base + index, 0xFF, count - index) else {
+                    if wasMarker, sawScan, index < count { state = .entropy }
+                    return
+                }
+                let at = base.distance(to: UnsafeRawPointer(found))
+                if wasMarker, sawScan, at > index { state = .entropy }
+                index = at + 1
+                if case .entropy = state { state = .entropyFF } else { state = .markerCode }
             default:
                 step(chunk[index])
                 index += 1
@@ -111,9 +122,6 @@ package struct EndMarkerScan {
     /// One byte of a JPEG's marker structure or of a PNG chunk header.
     private mutating func step(_ byte: UInt8) {
         switch state {
-        case .marker:
-            // Stray bytes between segments: after a scan they are more data.
-            if byte == 0xFF { state = .markerCode } else if sawScan { state = .entropy }
         case .markerCode:
             switch byte {
             case 0xFF: break  // fill
@@ -143,10 +151,15 @@ package struct EndMarkerScan {
             header.append(byte)
             guard header.count == 8 else { return }
             let length = Int64(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            let isType = header[4..<8].allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            guard isType else {
+                state = .broken
+                return
+            }
             let isEnd = header[4..<8].elementsEqual("IEND".utf8)
             header.removeAll(keepingCapacity: true)
             state = .skip(remaining: length + 4, next: isEnd ? .done : .chunkHeader)  // data, CRC
-        case .skip, .entropy, .done:
+        case .marker, .skip, .entropy, .done, .broken:
             break
         }
     }

@@ -1,8 +1,8 @@
+import PhotoFilerSystem
 import Testing
 
 @testable import PhotoFilerDaemon
 @testable import PhotoFilerFiling
-import PhotoFilerSystem
 
 @Suite struct ConfigurationMergeTests {
     let environment = ["HOME": "/home/ann"]
@@ -29,7 +29,8 @@ import PhotoFilerSystem
     ])
     func badInboxFlags(value: String, phrase: String) {
         do {
-            _ = try InboxConfiguration.parse(flag: BytePath(value), environment: environment, workingDirectory: "/w")
+            _ = try InboxConfiguration.parse(
+                flag: BytePath(value), environment: environment, workingDirectory: "/w")
             Issue.record("accepted \(value)")
         } catch {
             #expect(error.description.contains(phrase), "\(error)")
