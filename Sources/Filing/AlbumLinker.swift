@@ -78,3 +78,19 @@ package final class AlbumLinker {
         try Sys.unlinkIfPresent(layout.albumFolder(album).appending(entryName))
     }
 }
+
+extension AlbumLinker {
+    /// Points the symbolic-link entry `entryName` of `album` at the roll file now at
+    /// `rollPath`: the new link is made in `.photofiler/tmp` and renamed over the
+    /// old one, so the entry is never missing and nothing temporary is in the album.
+    func repoint(_ entryName: BytePath, in album: AlbumRecord, to rollPath: BytePath) throws(SystemError) {
+        let folder = layout.albumFolder(album)
+        let target = layout.absolute(rollPath).relative(from: folder)
+        // One at a time per process (the filer's queue), so the process id makes it unique.
+        let staged = layout.temporary.appending("repoint-\(getpid()).lnk")
+        try Sys.unlinkIfPresent(staged)
+        try Sys.symbolicLink(target: target, at: staged)
+        try Sys.rename(staged, to: folder.appending(entryName))
+        try Sys.syncDirectory(folder)
+    }
+}

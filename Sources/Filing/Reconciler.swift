@@ -329,11 +329,16 @@ public struct Reconciler {
         }) {
             let oldFile = layout.absolute(existing.rollPath)
             let oldPresent = (try? Sys.statusIfExists(oldFile)) != nil
-            if existing.isDeleted || !oldPresent {
+            if existing.isDeleted {
                 try filer.catalogCall { () throws(CatalogError) in
-                    if existing.isDeleted { try catalog.markRestored(existing.id, rollPath: rollPath) }
+                    try catalog.markRestored(existing.id, rollPath: rollPath)
                     try catalog.setRollPath(rollPath, of: existing.id)
                 }
+                return true
+            }
+            if !oldPresent {
+                // The same asset, moved within the Roll: its albums follow it.
+                try AssetLifecycle(filer: filer).rollFileMoved(existing, to: rollPath)
                 return true
             }
             return false  // a second copy of live content: left for the user to sort out
