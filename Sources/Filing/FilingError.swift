@@ -27,6 +27,9 @@ public enum FilingError: Error, Sendable {
     case unknownAsset(id: AssetID)
     /// The asset is not (or no longer) a member of that album.
     case notInAlbum(id: AssetID, album: String)
+    /// `restore` of an asset whose file was deleted outside photofiler with nothing
+    /// of it left (its albums held symbolic links only).
+    case deletedOutside(id: AssetID)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -78,6 +81,9 @@ extension FilingError: CustomStringConvertible {
             return "No asset has the id \(id); 'photofiler list' shows the ids."
         case .notInAlbum(let id, let album):
             return "Asset \(id) is not in the album '\(album)'; 'photofiler info \(id)' lists its albums."
+        case .deletedOutside(let id):
+            return
+                "Asset \(id) cannot be restored: its file was deleted outside photofiler and no copy of it is left; drop the photo into an inbox again if you still have it."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):
