@@ -39,7 +39,7 @@ extension AssetLifecycle {
         guard membership.isActive else { return }
         let now = filer.now()
         try filer.catalogCall { () throws(CatalogError) in
-            try filer.catalog.transactionTyped { () throws(CatalogError) in
+            try filer.catalog.write { () throws(CatalogError) in
                 if destination?.id != membership.albumID {
                     try filer.catalog.endMembership(
                         asset: membership.assetID, album: membership.albumID, at: now)

@@ -30,6 +30,8 @@ public enum FilingError: Error, Sendable {
     /// `restore` of an asset whose file was deleted outside photofiler with nothing
     /// of it left (its albums held symbolic links only).
     case deletedOutside(id: AssetID)
+    /// No user or smart album has this name.
+    case noSuchAlbum(String)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -84,6 +86,8 @@ extension FilingError: CustomStringConvertible {
         case .deletedOutside(let id):
             return
                 "Asset \(id) cannot be restored: its file was deleted outside photofiler and no copy of it is left; drop the photo into an inbox again if you still have it."
+        case .noSuchAlbum(let name):
+            return "There is no album named '\(name)'; 'photofiler albums' lists them."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):
@@ -96,7 +100,7 @@ extension FilingError {
     /// Maps a catalog failure: SQLITE_FULL is the disk under the catalog being full,
     /// the same case (and the same retry in the daemon) as a full disk under the Roll.
     package static func from(_ error: CatalogError, library: LibraryLayout, source: BytePath) -> FilingError {
-        if case .sqlite(let code, _, _) = error, code & 0xFF == 13 {
+        if error.isDiskFull {
             return .outOfSpace(path: source, library: library.root)
         }
         return .catalog(error)
