@@ -19,6 +19,7 @@ package enum CompletenessCheck {
         case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
         case .tiff: try checkTIFF(head: head, file: file)
+        case .raw: try checkRaw(head: head, file: file)
         case .video:
             let boxes = try topLevelBoxes(file, format: format)
             guard boxes.contains("moov") else { throw .truncated(path: file.path, format: "video") }
@@ -48,6 +49,20 @@ package enum CompletenessCheck {
         let bigEndian = head[0] == 0x4D
         let firstIFD = Int64(bigEndian ? head.bigEndian32(at: 4) : head.littleEndian32(at: 4))
         guard firstIFD + 2 <= file.size else { throw .truncated(path: file.path, format: "TIFF") }
+    }
+
+    /// Camera RAW: CR3 is ISO-BMFF (its boxes must add up); the TIFF-based ones
+    /// (CR2, NEF, ARW, ORF, RW2, PEF) have their first IFD inside the file; CRW and
+    /// RAF have no cheap test, so exiv2 has to read them (checked by the reader).
+    private static func checkRaw(head: [UInt8], file: FileBytes) throws(MediaError) {
+        guard head.count >= 16 else { throw .truncated(path: file.path, format: MediaFormat.raw.displayName) }
+        if head[4..<8].elementsEqual("ftyp".utf8) {
+            _ = try topLevelBoxes(file, format: .raw)
+        } else if head[0..<2].elementsEqual("II".utf8) || head[0..<2].elementsEqual("MM".utf8),
+            !head[6..<14].elementsEqual("HEAPCCDR".utf8)
+        {
+            try checkTIFF(head: head, file: file)
+        }
     }
 
     /// Walks the top-level boxes of an ISO-BMFF file (HEIF, AVIF, MP4, MOV): their
