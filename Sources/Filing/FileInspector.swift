@@ -99,7 +99,7 @@ public final class FileInspector {
         }
     }
 
-    /// A JPEG or PNG whose end the hash pass did not meet was cut.
+    /// A JPEG, PNG or GIF whose end the hash pass did not meet was cut.
     func verifyEnd(_ scan: EndMarkerScan?, source: BytePath) throws(FilingError) {
         do {
             try scan?.verify(path: source)

@@ -1,7 +1,7 @@
 /// Whether a file's end is there: SPEC's "complete files only" made concrete
 /// per format, with a few small reads near the start and the end, never the
 /// whole file. A file still being written, or cut by a failed download, is
-/// refused as `.truncated` and filed once it is whole. JPEG and PNG, whose end
+/// refused as `.truncated` and filed once it is whole. JPEG, PNG and GIF, whose end
 /// is a marker that may lie anywhere before a trailer, are checked in the pass
 /// that hashes them instead (`EndMarkerScan`).
 package enum CompletenessCheck {
@@ -11,11 +11,10 @@ package enum CompletenessCheck {
         -> Int?
     {
         switch format {
-        case .jpeg, .png:
+        case .jpeg, .png, .gif:
             // Its end marker is found while hashing (EndMarkerScan); a last byte that
             // was never written is known now, without reading the whole file.
             if try tailIsUnwritten(file) { throw .truncated(path: file.path, format: format.displayName) }
-        case .gif: try checkGIF(file)
         case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
         case .tiff: try checkTIFF(head: head, file: file)
@@ -34,12 +33,6 @@ package enum CompletenessCheck {
         } catch {
             throw .unreadable(path: file.path, reason: error.description)
         }
-    }
-
-    /// The trailer byte 0x3B, ignoring zero padding some tools add.
-    private static func checkGIF(_ file: FileBytes) throws(MediaError) {
-        let tail = try file.tail(256).bytes
-        guard tail.last(where: { $0 != 0 }) == 0x3B else { throw .truncated(path: file.path, format: "GIF") }
     }
 
     /// TIFF has no end marker: the first IFD must at least lie inside the file;

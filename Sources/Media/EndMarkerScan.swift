@@ -1,7 +1,7 @@
 import Glibc
 import PhotoFilerSystem
 
-/// Finds where a JPEG's or PNG's image ends while the filer hashes the file, so a
+/// Finds where a JPEG's, PNG's or GIF's image ends while the filer hashes the file, so a
 /// file is read once and its end is found wherever it lies (SPEC "Complete files
 /// only"): a trailer of any size after the end (Samsung's SEFT block, a motion
 /// photo's video, an app's appended data) is fine, and a file cut before its end
@@ -10,12 +10,13 @@ import PhotoFilerSystem
 /// A JPEG ends at the first EOI after its first SOS: segment lengths are followed
 /// from the start (so an EXIF thumbnail's own EOI, inside APP1, is skipped), and in
 /// entropy-coded data 0xFF is always stuffed or a restart marker, so an EOI there
-/// is the end. A PNG ends at its IEND chunk, found by walking chunk lengths.
+/// is the end. A PNG ends at its IEND chunk, found by walking chunk lengths; a GIF
+/// at its trailer byte (0x3B), found by walking its blocks and sub-blocks.
 ///
 /// A pure state machine over the bytes in order: `consume` takes each chunk the
 /// hash pass reads.
 package struct EndMarkerScan {
-    private enum Format { case jpeg, png }
+    private enum Format { case jpeg, png, gif }
 
     private enum State {
         /// JPEG: between segments, a marker's 0xFF next.
@@ -32,12 +33,22 @@ package struct EndMarkerScan {
         case entropyFF
         /// PNG: collecting a chunk's length and type (`header` so far).
         case chunkHeader
+        /// GIF: collecting the header and logical screen descriptor (13 bytes).
+        case gifScreen
+        /// GIF: a block's introducer next (image, extension, trailer).
+        case gifBlock
+        /// GIF: an extension's label next.
+        case gifLabel
+        /// GIF: collecting an image descriptor (9 bytes after its 0x2C).
+        case gifImage
+        /// GIF: a sub-block's size next (0 ends the data).
+        case gifSubBlock
         case done
         /// The structure broke (a PNG chunk type that is no type): the end never comes.
         case broken
     }
 
-    private enum Next { case marker, entropy, chunkHeader, done }
+    private enum Next { case marker, entropy, chunkHeader, gifBlock, gifSubBlock, done }
 
     private let format: Format
     private var state: State
@@ -57,6 +68,10 @@ package struct EndMarkerScan {
             format = .png
             state = .skip(remaining: 8, next: .chunkHeader)  // the signature
             formatName = "PNG"
+        case "image/gif":
+            format = .gif
+            state = .gifScreen
+            formatName = "GIF"
         default:
             return nil
         }
@@ -115,6 +130,8 @@ package struct EndMarkerScan {
         case .marker: return .marker
         case .entropy: return .entropy
         case .chunkHeader: return .chunkHeader
+        case .gifBlock: return .gifBlock
+        case .gifSubBlock: return .gifSubBlock
         case .done: return .done
         }
     }
@@ -159,8 +176,37 @@ package struct EndMarkerScan {
             let isEnd = header[4..<8].elementsEqual("IEND".utf8)
             header.removeAll(keepingCapacity: true)
             state = .skip(remaining: length + 4, next: isEnd ? .done : .chunkHeader)  // data, CRC
+        case .gifScreen:
+            header.append(byte)
+            guard header.count == 13 else { return }
+            let table = Self.colorTableSize(header[10])
+            header.removeAll(keepingCapacity: true)
+            state = table > 0 ? .skip(remaining: table, next: .gifBlock) : .gifBlock
+        case .gifBlock:
+            switch byte {
+            case 0x21: state = .gifLabel
+            case 0x2C: state = .gifImage
+            case 0x3B: state = .done
+            default: state = .broken
+            }
+        case .gifLabel:
+            state = .gifSubBlock
+        case .gifImage:
+            header.append(byte)
+            guard header.count == 9 else { return }
+            // The local color table, then the LZW code size byte, then the data.
+            let table = Self.colorTableSize(header[8])
+            header.removeAll(keepingCapacity: true)
+            state = .skip(remaining: table + 1, next: .gifSubBlock)
+        case .gifSubBlock:
+            state = byte == 0 ? .gifBlock : .skip(remaining: Int64(byte), next: .gifSubBlock)
         case .marker, .skip, .entropy, .done, .broken:
             break
         }
+    }
+
+    /// Bytes of a GIF color table announced by a packed field (its flag in bit 7).
+    private static func colorTableSize(_ packed: UInt8) -> Int64 {
+        packed & 0x80 == 0 ? 0 : 3 << (Int64(packed & 0x07) + 1)
     }
 }

@@ -54,4 +54,18 @@ import Testing
         let input = try library.input(bytes: png, name: "appended.png")
         #expect(try library.save([input]).count == 1)
     }
+
+    /// A GIF with appended data after its trailer byte is whole; one cut in its
+    /// frames is still refused as incomplete.
+    @Test(.enabled(if: Binary.hasCorpus, corpusMissing)) func gifWithATrailerIsFiledAndACutOneRefused() throws
+    {
+        let library = try TestLibrary()
+        let gif = try readFile(Binary.corpus.appending("throbber.gif"))
+        let input = try library.input(bytes: gif + Self.trailer(100_000), name: "appended.gif")
+        #expect(try library.save([input]).count == 1)
+        let cut = try library.input(bytes: Array(gif[..<(gif.count / 2)]), name: "cut.gif")
+        let result = try library.run(bytes: [BytePath("save"), cut])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("incomplete GIF"), "\(result.stderr)")
+    }
 }
