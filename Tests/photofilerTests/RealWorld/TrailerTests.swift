@@ -48,19 +48,18 @@ import Testing
     }
 
     /// A PNG with appended data after IEND (more than a few KiB) is whole too.
-    @Test(.enabled(if: Binary.hasCorpus, corpusMissing)) func pngWithATrailerIsFiled() throws {
+    @Test func pngWithATrailerIsFiled() throws {
         let library = try TestLibrary()
-        let png = try readFile(Binary.corpus.appending("IMG_2908.PNG")) + Self.trailer(200_000)
+        let png = try readFile(Fixtures.corpus("IMG_2908.PNG")) + Self.trailer(200_000)
         let input = try library.input(bytes: png, name: "appended.png")
         #expect(try library.save([input]).count == 1)
     }
 
     /// A GIF with appended data after its trailer byte is whole; one cut in its
     /// frames is still refused as incomplete.
-    @Test(.enabled(if: Binary.hasCorpus, corpusMissing)) func gifWithATrailerIsFiledAndACutOneRefused() throws
-    {
+    @Test func gifWithATrailerIsFiledAndACutOneRefused() throws {
         let library = try TestLibrary()
-        let gif = try readFile(Binary.corpus.appending("throbber.gif"))
+        let gif = try readFile(Fixtures.corpus("throbber.gif"))
         let input = try library.input(bytes: gif + Self.trailer(100_000), name: "appended.gif")
         #expect(try library.save([input]).count == 1)
         let cut = try library.input(bytes: Array(gif[..<(gif.count / 2)]), name: "cut.gif")
