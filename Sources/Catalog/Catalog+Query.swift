@@ -17,7 +17,8 @@ extension SmartAlbum {
         case .recentlyAdded:
             return ("a.deleted_at IS NULL AND a.added_at >= ?", [.real(now - Self.recentWindow)])
         case .favorites: return ("a.deleted_at IS NULL AND a.favorite = 1", [])
-        case .recentlyDeleted: return ("a.deleted_at IS NOT NULL", [])
+        // Only what can be restored: an asset deleted with nothing left has no trash path.
+        case .recentlyDeleted: return ("a.deleted_at IS NOT NULL AND a.trash_path IS NOT NULL", [])
         }
     }
 }

@@ -13,7 +13,8 @@ package enum Schema {
     }
 
     package static let migrations: [Migration] = [
-        Migration(version: 1, script: version1)
+        Migration(version: 1, script: version1),
+        Migration(version: 2, script: version2),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.
@@ -50,6 +51,14 @@ package enum Schema {
     package static func userVersion(_ connection: SQLiteConnection) throws(CatalogError) -> Int {
         try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
     }
+
+    /// Version 2: a keep-mode inbox path remembers the hash of the bytes it had, so
+    /// a re-sync that changes only its times is known without an asset to ask (the
+    /// asset may be deleted or purged).
+    static let version2 = """
+        ALTER TABLE seen_sources ADD COLUMN hash TEXT;
+        UPDATE seen_sources SET hash = (SELECT assets.hash FROM assets WHERE assets.id = seen_sources.asset_id);
+        """
 
     /// Version 1.
     ///
