@@ -9,7 +9,8 @@ DESTDIR ?=
 SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools \
+	libmicrohttpd-dev chromium chromium-driver python3-selenium
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run demo test bench install uninstall format clean

@@ -36,26 +36,16 @@ struct ListCommand: Command {
         do {
             var query = AssetQuery(
                 mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
-            if let album {
-                let normalized = album.value
-                if let user = try library.catalog.album(named: normalized) {
-                    query.album = user.id
-                } else if let smart = SmartAlbum(rawValue: normalized) {
-                    query.smartAlbum = smart
-                } else {
-                    context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
-                    return 1
-                }
+            if let album, try !query.select(albumNamed: album.value, in: library.catalog) {
+                context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
+                return 1
             }
             let assets = try library.catalog.assets(matching: query)
             if context.json {
                 var rows: [AssetJSON] = []
                 rows.reserveCapacity(assets.count)
                 for asset in assets {
-                    rows.append(
-                        AssetJSON(
-                            asset, albums: try library.catalog.albumNames(ofAsset: asset.id),
-                            layout: library.layout))
+                    rows.append(try AssetJSON.load(asset, catalog: library.catalog, layout: library.layout))
                 }
                 Output.json(rows)
             } else {
