@@ -19,6 +19,9 @@ let overview = """
       restore    bring assets back from Recently Deleted
       favorite   mark assets as favorites (unfavorite to unmark)
       check      compare catalog and disk (--repair to fix the catalog)
+      serve      the web gallery in the browser
+      pick       pick assets in the browser, for scripts
+      share      a link that sees one album only
 
     Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
     """
@@ -26,7 +29,8 @@ let overview = """
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, ServeCommand.self,
+        PickCommand.self, ShareCommand.self,
     ]
     let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"
@@ -35,6 +39,10 @@ func runCommandLine() -> Int32 {
         return raw.isEmpty ? 2 : 0
     }
     let name = first.display
+    if name == "serve" || name == "pick" {
+        // Before any thread exists, so no early signal is lost.
+        SignalWatcher.blockTerminationSignals()
+    }
     if name == "watch" {
         // Before any thread exists, so no early signal is lost; and libinotifytools
         // first, while its descriptor is below 1024 (it uses select()).

@@ -23,12 +23,12 @@ import Testing
         #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
     }
 
-    @Test func createsVersionOneInAMissingFile() throws {
+    @Test func createsTheNewestVersionInAMissingFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         _ = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
-        #expect(try tables(path) == ["albums", "assets", "memberships", "seen_sources"])
+        #expect(try userVersion(path) == Catalog.schemaVersion)
+        #expect(try tables(path) == ["albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens"])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
@@ -50,7 +50,7 @@ import Testing
         let path = folder.file("catalog.sqlite")
         #expect(FileManager.default.createFile(atPath: path.display, contents: Data()))
         _ = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
     }
 
     @Test func migratesAVersionZeroDatabase() throws {
@@ -63,7 +63,7 @@ import Testing
         }
         #expect(try tables(path).isEmpty)
         let catalog = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
         #expect(try catalog.insertAsset(sampleAsset(1)) == 1)
         // Opening it again migrates nothing and keeps the data.
         let again = try Catalog(path: path)
