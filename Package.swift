@@ -75,7 +75,10 @@ let package = Package(
         // decodes nothing itself (thumbnails come through `ThumbnailSource`).
         layer(
             "Server",
-            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling", "CMicroHTTPD"]),
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
+                "CMicroHTTPD",
+            ]),
         .executableTarget(
             name: "photofiler",
             dependencies: [

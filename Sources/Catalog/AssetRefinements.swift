@@ -84,8 +84,9 @@ public struct AssetRefinements: Sendable, Equatable {
         ELSE strftime('%Y-%m-%d', a.created_at + a.created_offset, 'unixepoch') END)
         """
 
-    func append(to conditions: inout [String], _ values: inout [SQLiteValue], sortKey: (key: String, id: String))
-    {
+    func append(
+        to conditions: inout [String], _ values: inout [SQLiteValue], sortKey: (key: String, id: String)
+    ) {
         if let after {
             // A row value, so SQLite walks the ordering index from the cursor on.
             conditions.append("(\(sortKey.key), \(sortKey.id)) < (?, ?)")

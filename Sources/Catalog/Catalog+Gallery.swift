@@ -8,7 +8,8 @@ extension Catalog {
     /// How many assets match `query` in each capture month, newest month first
     /// (the gallery's scrubber: first the months, then only the months in view).
     public func timeline(_ query: AssetQuery) throws(CatalogError) -> [MonthCount] {
-        let (sql, values) = query.rows(selecting: "substr(\(AssetRefinements.captureDay), 1, 7) AS month, count(*)")
+        let (sql, values) = query.rows(
+            selecting: "substr(\(AssetRefinements.captureDay), 1, 7) AS month, count(*)")
         return try connection.query(sql + " GROUP BY month ORDER BY month DESC", values) {
             MonthCount(month: $0.text(0), count: $0.int(1))
         }
@@ -33,7 +34,9 @@ extension Catalog {
             "SELECT seq, asset_id, kind FROM asset_changes WHERE seq > ? ORDER BY seq LIMIT ?",
             [.integer(sequence), .int(limit)]
         ) { row in
-            AssetChange(sequence: row.int64(0), asset: row.int64(1), kind: AssetChange.Kind(rawValue: row.text(2)) ?? .changed)
+            AssetChange(
+                sequence: row.int64(0), asset: row.int64(1),
+                kind: AssetChange.Kind(rawValue: row.text(2)) ?? .changed)
         }
     }
 }
@@ -42,7 +45,8 @@ extension Catalog {
     /// Whether `asset` is, or ever was, in `album` (a share's events name only its own assets).
     public func everInAlbum(_ asset: AssetID, _ album: AlbumID) throws(CatalogError) -> Bool {
         try connection.queryFirst(
-            "SELECT 1 FROM memberships WHERE asset_id = ? AND album_id = ?", [.integer(asset), .integer(album)]
+            "SELECT 1 FROM memberships WHERE asset_id = ? AND album_id = ?",
+            [.integer(asset), .integer(album)]
         ) { _ in true } ?? false
     }
 

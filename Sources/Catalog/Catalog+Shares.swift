@@ -22,7 +22,8 @@ extension Catalog {
 
     private func decodeShare(_ row: Statement) -> ShareRecord {
         ShareRecord(
-            tokenHash: row.text(0), album: row.int64(1), createdAt: row.double(2), expiresAt: row.optionalDouble(3))
+            tokenHash: row.text(0), album: row.int64(1), createdAt: row.double(2),
+            expiresAt: row.optionalDouble(3))
     }
 
     public func insertShare(_ share: ShareRecord) throws(CatalogError) {

@@ -18,7 +18,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     private var daemon: MicroHTTPDaemon?
 
     public init(
-        catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource, picker: PickSession? = nil
+        catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
+        picker: PickSession? = nil
     ) {
         self.catalog = catalog
         self.thumbnails = thumbnails
@@ -84,7 +85,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             var refused = HTTPResponse.error(
                 401, "This gallery needs its token: open the link photofiler printed (…?token=…).")
             if policy.presentedToken(request)?.fromCookie == true {
-                refused.addHeader("Set-Cookie", "\(policy.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
+                refused.addHeader(
+                    "Set-Cookie", "\(policy.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
             }
             return refused
         }
@@ -99,7 +101,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         var response = route(request, scope: scope)
         if let token = request.query["token"], !token.isEmpty {
             // Given once in the address; the cookie carries it from here on.
-            response.addHeader("Set-Cookie", "\(policy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+            response.addHeader(
+                "Set-Cookie", "\(policy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
         }
         return response
     }
@@ -108,13 +111,16 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     private func share(tokenHash: String) -> AlbumRecord? {
         let now = Date().timeIntervalSince1970
         return try? catalog.read { catalog throws(CatalogError) -> AlbumRecord? in
-            guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now) else { return nil }
+            guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now) else {
+                return nil
+            }
             return try catalog.album(id: share.album)
         }
     }
 
     private func route(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(
+            String.init)
         let reading = request.method == "GET" || request.method == "HEAD"
         func readOnly(_ make: () -> HTTPResponse) -> HTTPResponse {
             reading ? make() : .error(405, "\(request.path) is read-only.")
@@ -124,7 +130,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             return api(Array(parts.dropFirst()), request, scope: scope)
         case "static":
             return readOnly { PageFiles.file(parts.dropFirst().joined(separator: "/")) }
-        case "", nil:
+        case "" where parts.count == 1, nil:
             return readOnly { page(.albums, scope: scope) }
         case "albums" where parts.count == 2:
             return readOnly { albumPage(named: parts[1], request: request, scope: scope) }

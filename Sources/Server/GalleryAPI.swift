@@ -71,7 +71,8 @@ extension Gallery {
         let limit = try Self.integer(request.query["limit"], name: "limit", in: 1...1000) ?? 100
         if let text = request.query["cursor"], !text.isEmpty {
             guard let cursor = AssetCursor(text: text, sort: query.sort) else {
-                throw BadParameter(message: "The cursor '\(text)' is not one this listing gave; start without one.")
+                throw BadParameter(
+                    message: "The cursor '\(text)' is not one this listing gave; start without one.")
             }
             query.refinements.after = cursor
         }
@@ -81,7 +82,9 @@ extension Gallery {
             let rows = try catalog.assets(matching: query)
             var objects: [AssetJSON] = []
             objects.reserveCapacity(min(rows.count, limit))
-            for row in rows.prefix(limit) { objects.append(try AssetJSON.load(row, catalog: catalog, layout: layout)) }
+            for row in rows.prefix(limit) {
+                objects.append(try AssetJSON.load(row, catalog: catalog, layout: layout))
+            }
             let next = rows.count > limit ? AssetCursor(after: rows[limit - 1], sort: query.sort).text : nil
             return Page(assets: objects, next: next)
         }
@@ -193,7 +196,9 @@ extension Gallery {
         query.refinements.createdFrom = try Self.date(request.query["from"], name: "from", digits: [4, 2, 2])
         query.refinements.createdThrough = try Self.date(request.query["to"], name: "to", digits: [4, 2, 2])
         if let name = request.query["name"], !name.isEmpty {
-            guard name.utf8.count <= 200 else { throw BadParameter(message: "name is at most 200 bytes long.") }
+            guard name.utf8.count <= 200 else {
+                throw BadParameter(message: "name is at most 200 bytes long.")
+            }
             query.refinements.nameContains = name
         }
         return query
@@ -203,7 +208,9 @@ extension Gallery {
         guard let text, !text.isEmpty else { return nil }
         guard text.allSatisfy(\.isASCII), let value = Int(text), range.contains(value) else {
             throw BadParameter(
-                message: "\(name) is a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'.")
+                message:
+                    "\(name) is a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'."
+            )
         }
         return value
     }

@@ -24,7 +24,9 @@ extension Gallery {
         case .whole:
             response = HTTPResponse(status: 200, body: .file(fd, offset: 0, length: size))
         case .part(let range):
-            response = HTTPResponse(status: 206, body: .file(fd, offset: range.lowerBound, length: range.upperBound - range.lowerBound))
+            response = HTTPResponse(
+                status: 206,
+                body: .file(fd, offset: range.lowerBound, length: range.upperBound - range.lowerBound))
             response.addHeader("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
         case .unsatisfiable:
             fd.close()

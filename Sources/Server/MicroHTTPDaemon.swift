@@ -34,14 +34,17 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
 
     /// Starts listening on `address`; the handler must outlive the daemon (it is not retained by C).
-    public init(address: ListenAddress, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits()) throws(ServerError) {
+    public init(address: ListenAddress, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits())
+        throws(ServerError)
+    {
         self.handler = handler
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
         socketAddress.sin_addr.s_addr = address.ipv4.bigEndian
         let flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         let cLimits = photofiler_mhd_limits(
             thread_pool_size: limits.threads, connection_limit: limits.connections,
@@ -209,7 +212,9 @@ private let microHTTPDAccess: MHD_AccessHandlerCallback = {
         requestContext.pointee = headersSeen
         // A request with a body is answered (refused) from its headers, before the body is read.
         let hasBody =
-            MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map { String(cString: $0) != "0" }
+            MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map {
+                String(cString: $0) != "0"
+            }
             ?? false || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
         if !hasBody { return MHD_Result.YES }
     } else if let uploadSize, uploadSize.pointee != 0 {
@@ -217,7 +222,8 @@ private let microHTTPDAccess: MHD_AccessHandlerCallback = {
         return MHD_Result.YES
     }
     return daemon.handle(
-        connection, url: String(cString: url), method: String(cString: method), requestContext: requestContext)
+        connection, url: String(cString: url), method: String(cString: method), requestContext: requestContext
+    )
 }
 
 private let microHTTPDCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in

@@ -7,7 +7,8 @@ extension HTTPResponse {
             return .error(500, "The answer could not be encoded as JSON.")
         }
         return HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: .bytes(bytes))
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+            body: .bytes(bytes))
     }
 
     /// SPEC's error body: `{"error": "…"}`.
@@ -15,12 +16,14 @@ extension HTTPResponse {
         struct Failure: Encodable { var error: String }
         let bytes = JSONText.encode(Failure(error: message), pretty: false) ?? Array("{}".utf8)
         return HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: .bytes(bytes))
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+            body: .bytes(bytes))
     }
 
     static func html(_ text: String, status: UInt32 = 200) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(Array(text.utf8)))
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: .bytes(Array(text.utf8)))
     }
 
     static func noContent() -> HTTPResponse { HTTPResponse(status: 204) }

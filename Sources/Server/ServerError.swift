@@ -15,7 +15,8 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
             return
                 "The gallery cannot listen on \(address) (\(errno)); pick another port with --listen ADDR:PORT, or stop what is using it."
         case .cannotWatch(let error):
-            return "The gallery cannot watch the catalog for changes (\(error)); raise fs.inotify.max_user_instances."
+            return
+                "The gallery cannot watch the catalog for changes (\(error)); raise fs.inotify.max_user_instances."
         }
     }
 }

@@ -39,7 +39,9 @@ extension Sys {
         var filled = 0
         while filled < count {
             let got = try checkCount("read", source) {
-                bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress! + filled, count - filled) }
+                bytes.withUnsafeMutableBytes {
+                    Glibc.read(fd.rawValue, $0.baseAddress! + filled, count - filled)
+                }
             }
             if got == 0 { throw SystemError(.ioError, call: "read", path: source) }
             filled += got

@@ -16,7 +16,8 @@ extension AssetQuery {
 
 extension AssetJSON {
     /// The asset with its album names, read from the catalog.
-    public static func load(_ asset: AssetRecord, catalog: Catalog, layout: LibraryLayout) throws(CatalogError)
+    public static func load(_ asset: AssetRecord, catalog: Catalog, layout: LibraryLayout)
+        throws(CatalogError)
         -> AssetJSON
     {
         AssetJSON(asset, albums: try catalog.albumNames(ofAsset: asset.id), layout: layout)

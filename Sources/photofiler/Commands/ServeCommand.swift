@@ -18,7 +18,8 @@ struct ServeCommand: Command {
     init(_ arguments: inout Arguments) throws(UsageError) {
         address = try arguments.listenAddress()
         token = try arguments.string("--token")
-        if let token, token.isEmpty || token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3B }) {
+        if let token, token.isEmpty || token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3B })
+        {
             throw UsageError("The option --token takes printable ASCII without spaces or ';'.")
         }
         let extra = try arguments.operands()

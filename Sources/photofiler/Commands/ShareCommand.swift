@@ -48,7 +48,8 @@ struct ShareCommand: Command {
             case .create(let name, let days, let address):
                 guard let album = try catalog.album(named: name.value) else {
                     context.fail(
-                        "There is no user album named '\(name)'; 'photofiler albums' lists them (smart albums cannot be shared).")
+                        "There is no user album named '\(name)'; 'photofiler albums' lists them (smart albums cannot be shared)."
+                    )
                     return 1
                 }
                 let token = try AccessToken.generate()
@@ -57,7 +58,8 @@ struct ShareCommand: Command {
                     ShareRecord(
                         tokenHash: AccessToken.hash(token), album: album.id, createdAt: now,
                         expiresAt: days.map { now + Double($0) * 86_400 }))
-                let path = album.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+                let path = album.name.addingPercentEncoding(
+                    withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
                 Output.line("http://\(address)/albums/\(path ?? album.name)?token=\(token)")
             case .list:
                 try list(catalog, json: context.json)
@@ -107,14 +109,16 @@ struct ShareCommand: Command {
             let album = try catalog.album(id: share.album)?.name ?? "?"
             listed.append(
                 Listed(
-                    id: String(share.tokenHash.prefix(12)), album: album, created: DateText.iso8601UTC(share.createdAt),
+                    id: String(share.tokenHash.prefix(12)), album: album,
+                    created: DateText.iso8601UTC(share.createdAt),
                     expires: share.expiresAt.map(DateText.iso8601UTC), expired: !share.isValid(at: now)))
         }
         if json {
             Output.json(listed)
         } else {
             for share in listed {
-                let until = share.expires.map { (share.expired ? "expired " : "until ") + $0 } ?? "until revoked"
+                let until =
+                    share.expires.map { (share.expired ? "expired " : "until ") + $0 } ?? "until revoked"
                 Output.line("\(share.id)\t\(share.album)\tcreated \(share.created)\t\(until)")
             }
         }

@@ -28,7 +28,10 @@ import Testing
         let path = folder.file("catalog.sqlite")
         _ = try Catalog(path: path)
         #expect(try userVersion(path) == Catalog.schemaVersion)
-        #expect(try tables(path) == ["albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens"])
+        #expect(
+            try tables(path) == [
+                "albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens",
+            ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
