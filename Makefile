@@ -34,6 +34,8 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip SystemFaultTests
+	# The gallery in a real browser: headless chromium through chromedriver (screenshots in test-artifacts/browser/).
+	/usr/bin/python3 Tests/Browser/gallery_browser_test.py
 	# Mounts and sysctls: on their own, after the rest (they need root; skipped otherwise).
 	$(SWIFT) test --skip-build --filter SystemFaultTests
 

@@ -5,10 +5,11 @@ import PhotoFilerSystem
 extension Gallery {
     /// The asset's thumbnail as `image/jpeg`; 404 when it has none.
     func thumbnail(of asset: AssetRecord, size: Int) -> HTTPResponse {
-        guard let path = thumbnails.thumbnail(of: asset, size: size), var response = Self.whole(path) else {
+        guard let file = thumbnails.thumbnail(of: asset, size: size), var response = Self.whole(file.path)
+        else {
             return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
         }
-        response.addHeader("Content-Type", "image/jpeg")
+        response.addHeader("Content-Type", file.mimeType)
         response.addHeader("Cache-Control", "private, max-age=3600")
         return response
     }

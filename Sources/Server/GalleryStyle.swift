@@ -32,8 +32,9 @@ enum GalleryStyle {
         .tile.selected { outline: 4px solid var(--accent); outline-offset: -4px; }
         .tile.selected::after { content: "✓"; position: absolute; top: 6px; right: 6px; width: 24px; height: 24px;
                                 border-radius: 12px; background: var(--accent); color: white; text-align: center; }
-        .album.tile { aspect-ratio: auto; background: none; }
-        .album.tile img, .album.tile .empty { aspect-ratio: 1; border-radius: 6px; background: #8883; }
+        .album.tile { aspect-ratio: auto; background: none; overflow: visible; }
+        .album.tile img, .album.tile .empty { width: 100%; height: auto; aspect-ratio: 1; object-fit: cover;
+                                              border-radius: 6px; background: #8883; }
         .caption { display: flex; flex-direction: column; padding: 4px 2px; }
         .count { opacity: .7; font-size: 13px; }
         .viewer { margin: 0; display: flex; justify-content: center; background: #0003; border-radius: 6px; }
@@ -43,6 +44,6 @@ enum GalleryStyle {
         .facts dd { margin: 0; overflow-wrap: anywhere; }
         .actions { display: flex; gap: 8px; }
         .hint, #status { opacity: .75; }
-        #status { position: fixed; left: 16px; bottom: 8px; margin: 0; }
+        #status { margin: 0 16px 16px; min-height: 1.4em; }
         """#
 }
