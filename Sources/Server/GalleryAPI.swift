@@ -171,8 +171,11 @@ extension Gallery {
             query.album = shared.id
             return .found(query)
         case .library:
-            let found = try? catalog.read { try query.select(albumNamed: album.value, in: $0) }
-            return found == true ? .found(query) : .missing
+            guard let selection = try? catalog.read({ try AlbumSelection.find(album, in: $0) }) else {
+                return .missing
+            }
+            query.narrow(to: selection)
+            return .found(query)
         }
     }
 

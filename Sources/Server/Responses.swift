@@ -3,7 +3,7 @@ import PhotoFilerFiling
 
 extension HTTPResponse {
     static func json<T: Encodable>(_ value: T, status: UInt32 = 200) -> HTTPResponse {
-        guard let bytes = JSONText.encode(value, pretty: false) else {
+        guard let bytes = try? JSONText.encode(value, pretty: false) else {
             return .error(500, "The answer could not be encoded as JSON.")
         }
         return HTTPResponse(
@@ -14,7 +14,7 @@ extension HTTPResponse {
     /// SPEC's error body: `{"error": "…"}`.
     static func error(_ status: UInt32, _ message: String) -> HTTPResponse {
         struct Failure: Encodable { var error: String }
-        let bytes = JSONText.encode(Failure(error: message), pretty: false) ?? Array("{}".utf8)
+        let bytes = (try? JSONText.encode(Failure(error: message), pretty: false)) ?? Array("{}".utf8)
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
             body: .bytes(bytes))

@@ -4,10 +4,10 @@ import Foundation
 /// show the same objects.
 public enum JSONText {
     /// Sorted keys, slashes unescaped; indented for a terminal, compact for the wire.
-    public static func encode<T: Encodable>(_ value: T, pretty: Bool) -> [UInt8]? {
+    public static func encode<T: Encodable>(_ value: T, pretty: Bool) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         if pretty { encoder.outputFormatting.insert(.prettyPrinted) }
-        return (try? encoder.encode(value)).map { Array($0) }
+        return Array(try encoder.encode(value))
     }
 }

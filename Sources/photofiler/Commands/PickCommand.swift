@@ -32,12 +32,9 @@ struct PickCommand: Command {
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
         do {
-            if let album {
-                var probe = AssetQuery(now: 0)
-                guard try probe.select(albumNamed: album.value, in: library.catalog) else {
-                    context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
-                    return 1
-                }
+            if let album, try library.album(named: album) == nil {
+                context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
+                return 1
             }
             let catalog = CatalogAccess(catalog: library.catalog, layout: library.layout)
             let json = context.json
