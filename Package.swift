@@ -113,7 +113,7 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
-                "PhotoFilerFiling", "PhotoFilerDaemon", "TestSupport",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerServer", "TestSupport",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
