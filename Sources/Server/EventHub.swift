@@ -107,6 +107,10 @@ final class EventStream: StreamingBody, @unchecked Sendable {
     private var pending: [UInt8]
     private var wake: (@Sendable () -> Void)?
     private var isParked = false
+    /// A client that stopped reading while this much waited: its stream ends, and
+    /// its browser reconnects and reloads, rather than the server holding it all.
+    static let backlogLimit = 256 * 1024
+    private var overflowed = false
     private let onClose: @Sendable (EventStream) -> Void
 
     init(album: AlbumID?, onClose: @escaping @Sendable (EventStream) -> Void) {
@@ -123,7 +127,12 @@ final class EventStream: StreamingBody, @unchecked Sendable {
 
     func send(_ bytes: [UInt8]) {
         let wakeUp: (@Sendable () -> Void)? = lock.withLock {
-            pending += bytes
+            if pending.count + bytes.count > Self.backlogLimit {
+                overflowed = true
+                pending = []
+            } else if !overflowed {
+                pending += bytes
+            }
             guard isParked else { return nil }
             isParked = false
             return wake
@@ -137,6 +146,7 @@ final class EventStream: StreamingBody, @unchecked Sendable {
 
     func next(limit: Int, park: () -> Void) -> StreamChunk {
         lock.withLock {
+            if overflowed { return .end }
             if pending.isEmpty {
                 isParked = true
                 park()

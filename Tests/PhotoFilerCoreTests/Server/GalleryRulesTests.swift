@@ -90,3 +90,41 @@ import Testing
         #expect(throws: ServerError.self) { try ListenAddress(parsing: text) }
     }
 }
+
+/// An event stream parks when empty, wakes once per send, and ends a client that stopped reading.
+@Suite struct EventStreamTests {
+    final class Counter: @unchecked Sendable {
+        var wakes = 0
+    }
+
+    @Test func parksWakesAndEndsABacklog() {
+        let stream = EventStream(album: nil) { _ in }
+        let counter = Counter()
+        stream.attach { counter.wakes += 1 }
+        guard case .bytes(let greeting) = stream.next(limit: 4096, park: {}) else {
+            Issue.record("the stream opens with its retry line")
+            return
+        }
+        #expect(String(decoding: greeting, as: UTF8.self).hasPrefix("retry: "))
+        var parked = false
+        guard case .wait = stream.next(limit: 4096, park: { parked = true }) else {
+            Issue.record("an empty stream parks")
+            return
+        }
+        #expect(parked)
+        stream.send(EventStream.message("filed", id: 7))
+        #expect(counter.wakes == 1)
+        guard case .bytes(let event) = stream.next(limit: 4096, park: {}) else {
+            Issue.record("a sent event is read")
+            return
+        }
+        #expect(String(decoding: event, as: UTF8.self) == "event: filed\ndata: {\"id\": 7}\n\n")
+        let big = [UInt8](repeating: 0x20, count: EventStream.backlogLimit / 2 + 1)
+        stream.send(big)
+        stream.send(big)
+        guard case .end = stream.next(limit: 4096, park: {}) else {
+            Issue.record("a backlog over the limit ends the stream")
+            return
+        }
+    }
+}
