@@ -14,6 +14,7 @@ extension Daemon {
         // would run under it.
         inspectionCancelled.store(true, ordering: .relaxed)
         inspectionQueue.sync {}
+        DaemonState.withdraw(in: library.layout)
         log.info(
             "Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start."
         )
@@ -23,7 +24,10 @@ extension Daemon {
     package func reload() {
         dispatchPrecondition(condition: .onQueue(queue))
         notifier.reloading()
-        defer { notifier.ready(status: statusLine()) }
+        defer {
+            stateChanged()
+            notifier.ready(status: statusLine())
+        }
         let fresh: Configuration
         do {
             fresh = try reloadConfiguration()

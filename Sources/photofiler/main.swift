@@ -19,20 +19,29 @@ let overview = """
       restore    bring assets back from Recently Deleted
       favorite   mark assets as favorites (unfavorite to unmark)
       check      compare catalog and disk (--repair to fix the catalog)
+      status     is a daemon running on this library, and what is it doing
       serve      the web gallery in the browser
       pick       pick assets in the browser, for scripts
       share      a link that sees one album only
+      help       'photofiler help COMMAND' is 'photofiler COMMAND --help'
 
     Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
+    'photofiler --version' prints the version; 'man photofiler' is the manual.
     """
 
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, ServeCommand.self,
-        PickCommand.self, ShareCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, StatusCommand.self,
+        ServeCommand.self, PickCommand.self, ShareCommand.self,
     ]
-    let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
+    var raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
+    if raw.first?.display == "--version" {
+        print("photofiler \(PhotoFilerVersion.current)")
+        return 0
+    }
+    // `photofiler help COMMAND` is `photofiler COMMAND --help`.
+    if raw.first?.display == "help", raw.count == 2 { raw = [raw[1], BytePath("--help")] }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"
     else {
         print(overview)
