@@ -11,7 +11,7 @@ import PhotoFilerSystem
 /// descriptor and its source are set once in `start` and used on `watchQueue`.
 public final class EventHub: @unchecked Sendable {
     private let catalog: CatalogAccess
-    private let lock = NSLockLite()
+    private let lock = ThreadLock()
     private var streams: [ObjectIdentifier: EventStream] = [:]
     /// The newest change already sent.
     private var seen: Int64 = 0
@@ -52,8 +52,6 @@ public final class EventHub: @unchecked Sendable {
     private func remove(_ stream: EventStream) {
         _ = lock.withLock { streams.removeValue(forKey: ObjectIdentifier(stream)) }
     }
-
-    var openStreams: Int { lock.withLock { streams.count } }
 
     private func scheduleRead() {
         let already = lock.withLock {
@@ -103,7 +101,7 @@ public final class EventHub: @unchecked Sendable {
 /// `@unchecked Sendable`: every field but the constants is guarded by `lock`.
 final class EventStream: StreamingBody, @unchecked Sendable {
     let album: AlbumID?
-    private let lock = NSLockLite()
+    private let lock = ThreadLock()
     private var pending: [UInt8]
     private var wake: (@Sendable () -> Void)?
     private var isParked = false

@@ -13,7 +13,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     let thumbnails: any ThumbnailSource
     let events: EventHub
     let picker: PickSession?
-    private let lock = NSLockLite()
+    private let lock = ThreadLock()
     private var policyValue: AccessPolicy
     private var daemon: MicroHTTPDaemon?
 

@@ -135,7 +135,7 @@ private final class CompletionBox {
 private final class StreamContext: @unchecked Sendable {
     let connection: OpaquePointer
     let body: StreamingBody
-    private let lock = NSLockLite()
+    private let lock = ThreadLock()
     private var parked = false
 
     init(connection: OpaquePointer, body: StreamingBody) {
@@ -177,7 +177,7 @@ private final class StreamContext: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: the mutex is heap-allocated once and only used through
 /// pthread calls, which are thread-safe.
-final class NSLockLite: @unchecked Sendable {
+final class ThreadLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {

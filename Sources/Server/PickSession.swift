@@ -17,7 +17,7 @@ public final class PickSession: @unchecked Sendable {
     public let limit: Int?
     public let album: String?
     private let onDone: @Sendable (Outcome) -> Void
-    private let lock = NSLockLite()
+    private let lock = ThreadLock()
     private var decided = false
 
     public init(media: String?, limit: Int?, album: String?, onDone: @escaping @Sendable (Outcome) -> Void) {
