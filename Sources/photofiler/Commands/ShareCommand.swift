@@ -2,6 +2,7 @@ import Foundation
 import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerServer
+import PhotoFilerSystem
 
 /// `photofiler share`: limited access, a link that sees one album only.
 struct ShareCommand: Command {
@@ -60,7 +61,9 @@ struct ShareCommand: Command {
                         expiresAt: days.map { now + Double($0) * 86_400 }))
                 let path = album.name.addingPercentEncoding(
                     withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-                Output.line("http://\(address)/albums/\(path ?? album.name)?token=\(token)")
+                // On the wildcard address the gallery is reached by this machine's name.
+                let host = address.isWildcard ? (Sys.hostName() ?? address.host) : address.host
+                Output.line("http://\(host):\(address.port)/albums/\(path ?? album.name)?token=\(token)")
             case .list:
                 try list(catalog, json: context.json)
             case .revoke(let given):
