@@ -23,12 +23,15 @@ import Testing
         #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
     }
 
-    @Test func createsTheSchemaInAMissingFile() throws {
+    @Test func createsTheNewestVersionInAMissingFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         _ = try Catalog(path: path)
         #expect(try userVersion(path) == Catalog.schemaVersion)
-        #expect(try tables(path) == ["albums", "assets", "memberships", "seen_sources"])
+        #expect(
+            try tables(path) == [
+                "albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens",
+            ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
