@@ -26,6 +26,8 @@ public struct AssetJSON: Encodable, Sendable {
     public var sourceInbox: String?
     public var favorite: Bool
     public var deleted: String?
+    /// A Live Photo's or motion photo's video (subtype `live` only).
+    public var liveVideo: LiveVideoJSON?
 
     public init(_ asset: AssetRecord, albums: [String], layout: LibraryLayout) {
         let absolute = asset.trashPath.map { layout.absolute($0) } ?? layout.absolute(asset.rollPath)
@@ -52,5 +54,6 @@ public struct AssetJSON: Encodable, Sendable {
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
+        liveVideo = asset.liveVideo.map { LiveVideoJSON($0, layout: layout) }
     }
 }
