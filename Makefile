@@ -19,7 +19,7 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # (QuickTime keys) and motion photos with ffmpeg.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev libseccomp-dev inotify-tools \
-	scdoc dpkg-dev zsh fish ffmpeg
+	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -48,6 +48,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	# CatalogBenchmark is a timing, not a test: PHOTOFILER_BENCHMARK=1 swift test --filter CatalogBenchmark.
 	$(SWIFT) test --skip-build --skip SystemFaultTests --skip CatalogBenchmark
+	# The gallery in a real browser: headless chromium through chromedriver (screenshots in test-artifacts/browser/).
+	/usr/bin/python3 Tests/Browser/gallery_browser_test.py
 	# Mounts and sysctls: on their own, after the rest (they need root; skipped otherwise).
 	$(SWIFT) test --skip-build --filter SystemFaultTests
 

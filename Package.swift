@@ -12,6 +12,7 @@
 //          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)
 //          │    └─ MediaTypes (what a file is, capture dates, why it is refused)
 //          └─ Watching  (inotify, the debouncer)
+//     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
 //   photofiler-helper (the sandboxed process, SPEC "Untrusted bytes")
 //     └─ Helper    (lockdown, seccomp filter, the request loop)
 //          ├─ Media    (sniffing, metadata: every decoder)
@@ -49,6 +50,7 @@ let package = Package(
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
         cLibrary("CSeccomp", pkgConfig: "libseccomp", apt: "libseccomp-dev"),
+        cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
         .systemLibrary(name: "CSystemShims"),
         // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
@@ -84,11 +86,19 @@ let package = Package(
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
                 "PhotoFilerWatching", "PhotoFilerFiling", "CSystemd", "CGLib",
             ]),
+        // The web gallery and the picker: HTTP, pages, API. It reads the catalog and
+        // decodes nothing itself (thumbnails come through `ThumbnailSource`).
+        layer(
+            "Server",
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
+                "CMicroHTTPD",
+            ]),
         .executableTarget(
             name: "photofiler",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
-                "PhotoFilerDaemon",
+                "PhotoFilerDaemon", "PhotoFilerServer",
             ]),
 
         // The benchmark's floor, in C: the same steps as filing with nothing around them.
@@ -126,7 +136,7 @@ let package = Package(
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
-                "TestSupport", "LivePhotoFixtures",
+                "PhotoFilerServer", "TestSupport", "LivePhotoFixtures",
                 "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.

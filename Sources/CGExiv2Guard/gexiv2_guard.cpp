@@ -61,3 +61,13 @@ extern "C" GBytes *pf_gexiv2_try_get_tag_raw(GExiv2Metadata *metadata, const gch
         return nullptr;
     }
 }
+
+extern "C" const gchar *pf_gexiv2_get_mime_type(GExiv2Metadata *metadata, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_get_mime_type(metadata);
+    } catch (...) {
+        *thrown = 1;
+        return nullptr;
+    }
+}

@@ -146,12 +146,12 @@ public struct AssetQuery: Sendable, Equatable {
     public var album: AlbumID?
     public var smartAlbum: SmartAlbum?
     public var mediaType: MediaType?
-    /// Only Live Photos and motion photos (`list --media live`).
-    public var livePhotosOnly = false
     public var sort: Sort
     public var limit: Int?
     /// "Now", for Recently Added (30 days).
     public var now: Double
+    /// The gallery's narrower views (a page after a cursor, a month, a search).
+    public var refinements = AssetRefinements()
 
     public init(
         album: AlbumID? = nil, smartAlbum: SmartAlbum? = nil, mediaType: MediaType? = nil,

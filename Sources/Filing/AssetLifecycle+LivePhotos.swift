@@ -64,4 +64,27 @@ extension AssetLifecycle {
         }
         try filer.catalogCall { () throws(CatalogError) in try filer.catalog.detachLiveVideo(of: asset.id) }
     }
+
+    /// A Live Photo's video was moved within the Roll: its new path is recorded and
+    /// its symbolic album entries point there (hard links are the same inode).
+    public func liveVideoMoved(_ asset: AssetRecord, to rollPath: BytePath) throws(FilingError) {
+        try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.setLiveVideoLocation(of: asset.id, rollPath: rollPath, trashPath: nil)
+        }
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.memberships(ofAsset: asset.id)
+        }
+        for membership in memberships where membership.isActive {
+            guard let entryName = membership.videoEntryName,
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try filer.catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            let entry = filer.layout.albumFolder(album).appending(entryName)
+            try filer.systemCall(entry) { () throws(SystemError) in
+                guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }
+                try filer.albums.repoint(entryName, in: album, to: rollPath)
+            }
+        }
+    }
 }

@@ -20,12 +20,17 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// An album entry that links a Live Photo's video, not on record as its entry.
     case videoLinkWithoutRecord(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
 
+    /// A folder or file (relative to the library) that could not be looked at: what
+    /// it holds is unknown, so nothing in it is counted as gone.
+    case couldNotLook(path: BytePath, reason: Errno)
+
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
         case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord:
             return true
         case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo: return false
+        case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
         }
     }
 
@@ -46,6 +51,9 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
         case .videoLinkWithoutRecord(let asset, let albumFolder, let entryName):
             return
                 "Live Photo video link without a record: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
+        case .couldNotLook(let path, let reason):
+            return
+                "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"
         case .strayAlbumEntry(let albumFolder, let entryName):
             return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
         }

@@ -55,7 +55,7 @@ public final class FileInspector: @unchecked Sendable {
         let reads = helpers.inspect(
             opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
         let hashes = opened.map { file in
-            file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source) : nil
+            file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source, scanning: .anyType) : nil
         }
         let started = inspections
         let files = opened
@@ -67,11 +67,19 @@ public final class FileInspector: @unchecked Sendable {
     /// Files up to this size are hashed while the helpers read them.
     static let hashAheadLimit: Int64 = 64 << 20
 
-    private func hash(_ fd: FileDescriptor, _ source: BytePath) -> Result<
-        (hash: String, size: Int64), FilingError
-    > {
+    /// The hash, the size read, and the end scans that saw the bytes: every format's
+    /// while the type is not known yet, else the type's own.
+    private typealias Hashed = (hash: String, size: Int64, ends: EndMarkerScans)
+
+    private func hash(_ fd: FileDescriptor, _ source: BytePath, scanning ends: EndMarkerScans)
+        -> Result<Hashed, FilingError>
+    {
         Result { () throws(FilingError) in
-            try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source) }
+            var ends = ends
+            let hashed = try systemCall(source) { () throws(SystemError) in
+                try copier.hash(fd, path: source, scanning: &ends)
+            }
+            return (hashed.hash, hashed.size, ends)
         }
     }
 
@@ -79,13 +87,16 @@ public final class FileInspector: @unchecked Sendable {
     private func finish(
         _ requests: [FilingRequest], _ started: [Inspection],
         _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
-        answers: [Result<MediaInfo, MediaError>], hashes: [Result<(hash: String, size: Int64), FilingError>?]
+        answers: [Result<MediaInfo, MediaError>], hashes: [Result<Hashed, FilingError>?]
     ) -> [Inspection] {
         var inspections = started
         for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
-                let (hash, size) = try (hashed ?? self.hash(file.fd, file.source)).get()
+                let (hash, size, ends) = try
+                    (hashed ?? self.hash(file.fd, file.source, scanning: EndMarkerScans(mimeType: info.mimeType)))
+                    .get()
+                try verifyEnd(ends, mimeType: info.mimeType, source: file.source)
                 try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)
                 inspections[file.index] = .ready(
                     InspectedFile(
@@ -145,6 +156,15 @@ public final class FileInspector: @unchecked Sendable {
     {
         try helpers.inspect(MediaFile(fd: fd, path: source, size: size)).mapError { FilingError.media($0) }
             .get()
+    }
+
+    /// A JPEG, PNG or GIF whose end the hash pass did not meet was cut.
+    func verifyEnd(_ scan: EndMarkerScans, mimeType: String, source: BytePath) throws(FilingError) {
+        do {
+            try scan.verify(mimeType: mimeType, path: source)
+        } catch {
+            throw .media(error)
+        }
     }
 
     /// A writer that still has the file makes its size or mtime move while it is read.

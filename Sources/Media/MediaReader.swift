@@ -8,7 +8,9 @@ import PhotoFilerSystem
 /// is safe to share across threads: one reader per serial queue.
 ///
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
-/// a few `pread`s for the end marker, then header-only reads; no pixel is decoded.
+/// a few `pread`s for the end of formats that have no end marker, then header-only
+/// reads; no pixel is decoded. A JPEG's, PNG's or GIF's end is found by the pass that
+/// hashes the file (`EndMarkerScan(mimeType:)` on the returned MIME type).
 public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.
@@ -28,21 +30,22 @@ public final class MediaReader {
         let file = FileBytes(fd: fd, path: path, size: size)
         let head = try file.read(at: 0, count: MagicSniffer.bytesMax)
         guard !head.isEmpty else { throw .empty(path: path) }
-        let mimeType: String
+        var mimeType: String
         switch sniffer.mimeType(of: head) {
         case .success(let detected): mimeType = detected
         case .failure(let failure): throw .unreadable(path: path, reason: "libmagic: \(failure.reason)")
         }
-        guard let format = MediaFormat(mimeType: mimeType) else {
-            throw .notMedia(path: path, detected: mimeType)
-        }
-        let frames = try CompletenessCheck.check(format, head: head, file: file)
         // Every library reads the descriptor's bytes, never a path: the same inode
         // whatever happens to `path` meanwhile, and nothing to open in the sandbox.
+        var format = MediaFormat(mimeType: mimeType)
         if format == .video {
+            _ = try CompletenessCheck.check(.video, head: head, file: file)
             return try readVideo(fd, size: size, mimeType: mimeType, path: path)
         }
+        let mayBeRaw = format == nil && mimeType == "application/octet-stream"
+        guard format != nil || mayBeRaw else { throw .notMedia(path: path, detected: mimeType) }
         guard size <= Self.largestMappedImage else {
+            guard let format else { throw .notMedia(path: path, detected: mimeType) }
             throw .damaged(
                 path: path, format: format.displayName,
                 reason: "larger than the \(Self.largestMappedImage >> 20) MiB an image may be")
@@ -54,8 +57,21 @@ public final class MediaReader {
             throw .unreadable(path: path, reason: error.description)
         }
         defer { Sys.unmap(bytes) }
+        var exif: ExifMetadata?
+        if mayBeRaw {
+            if let raw = Self.cameraRaw(bytes) {
+                format = .raw
+                mimeType = raw.mimeType ?? mimeType
+                exif = raw
+            } else if Self.isCanonCR3(head) {
+                format = .raw
+                mimeType = MediaFormat.canonCR3
+            }
+        }
+        guard let format else { throw .notMedia(path: path, detected: mimeType) }
+        let frames = try CompletenessCheck.check(format, head: head, file: file)
         var (info, announced) = try readImage(
-            bytes, format: format, mimeType: mimeType, frames: frames, path: path)
+            bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
         try readLivePhotoTraits(&info, announced: announced, file: file)
         return info
     }
@@ -63,6 +79,24 @@ public final class MediaReader {
     /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
     /// below the helper's address-space limit (a DNG is tens of MiB, a panorama a few hundred).
     static let largestMappedImage: Int64 = 256 << 20
+
+    /// A camera RAW container libmagic does not know (it says octet-stream for
+    /// Panasonic's RW2, Canon's CR3, Fujifilm's RAF): exiv2's own type detection
+    /// does. Its metadata, when exiv2 calls it one of `MediaFormat.rawMimeTypes`.
+    /// Canon's CR3 is ISO-BMFF with the major brand `crx `; Debian's libmagic and
+    /// exiv2 0.27 do not know it, so its `ftyp` box tells.
+    private static func isCanonCR3(_ head: [UInt8]) -> Bool {
+        head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) && head[8..<12].elementsEqual("crx ".utf8)
+    }
+
+    /// exiv2 reads the mapping (gexiv2_metadata_open_buf): the helper's filter lets
+    /// it open no path, and the bytes are the same inode's.
+    private static func cameraRaw(_ bytes: UnsafeRawBufferPointer) -> ExifMetadata? {
+        guard case .success(let exif) = ExifMetadata.read(bytes: bytes, isTIFF: true),
+            let detected = exif.mimeType, MediaFormat.rawMimeTypes.contains(detected)
+        else { return nil }
+        return exif
+    }
 
     private func readVideo(_ fd: FileDescriptor, size: Int64, mimeType: String, path: BytePath)
         throws(MediaError) -> MediaInfo
@@ -80,25 +114,30 @@ public final class MediaReader {
         return info
     }
 
+    /// `exif` when it was read already (to tell the format).
     private func readImage(
-        _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath
+        _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
+        exif preread: ExifMetadata? = nil
     ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
         let size = Int64(bytes.count)
-        let exif: ExifMetadata?
+        var exif = preread
         var failure: String?
-        switch ExifMetadata.read(bytes: bytes, isTIFF: format == .tiff) {
-        case .success(let value): exif = value
-        case .failure(let error):
-            exif = nil
-            failure = error.reason
+        let tiffLike = format == .tiff || format == .raw
+        if exif == nil {
+            switch ExifMetadata.read(bytes: bytes, isTIFF: tiffLike) {
+            case .success(let value): exif = value
+            case .failure(let error): failure = error.reason
+            }
         }
         if let end = exif?.imageDataEnd, end > size {
-            throw .truncated(path: path, format: exif?.isDNG == true ? "DNG" : "TIFF")
+            let name = format == .raw ? format.displayName : exif?.isDNG == true ? "DNG" : "TIFF"
+            throw .truncated(path: path, format: name)
         }
         // libvips only where exiv2 falls short: GIF frame counts, PNG's CRCs, a size
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).
         let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
-        let needsVips = format == .png || format == .gif || (format != .heif && !exifHasSize)
+        let needsVips =
+            format == .png || format == .gif || (format != .heif && format != .raw && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
             switch VipsHeader.read(bytes: bytes) {
@@ -107,7 +146,10 @@ public final class MediaReader {
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)
             }
         }
-        guard exif != nil || vips != nil else {
+        // exiv2 0.27 cannot read CR3's metadata: it is filed with what is known
+        // (its date then comes from its name or mtime).
+        let metadataOptional = mimeType == MediaFormat.canonCR3
+        guard exif != nil || vips != nil || metadataOptional else {
             throw .damaged(
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
         }
@@ -121,6 +163,10 @@ public final class MediaReader {
             info.orientation = exif.orientation
             info.embeddedDate = exif.embeddedDate(timeZone: timeZone)
             if format == .tiff, exif.isDNG { info.mimeType = "image/x-adobe-dng" }
+            // libmagic calls NEF, ARW and PEF TIFF: exiv2 knows them by their tags.
+            if tiffLike, let detected = exif.mimeType, MediaFormat.rawMimeTypes.contains(detected) {
+                info.mimeType = detected
+            }
             if (format == .png || format == .jpeg), exif.saysScreenshot { subtypes.insert("screenshot") }
         }
         if let vips {
@@ -132,7 +178,9 @@ public final class MediaReader {
         }
         if let frames { info.frameCount = frames }
         if info.frameCount > 1 { subtypes.insert("animated") }
-        if info.mimeType == "image/x-adobe-dng" { subtypes.insert("raw") }
+        if info.mimeType == "image/x-adobe-dng" || MediaFormat.rawMimeTypes.contains(info.mimeType) {
+            subtypes.insert("raw")
+        }
         if (format == .png || format == .jpeg), ScreenshotNames.matches(path) {
             subtypes.insert("screenshot")
         }

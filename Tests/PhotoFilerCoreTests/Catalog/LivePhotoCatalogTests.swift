@@ -44,7 +44,7 @@ import Testing
         #expect(
             try catalog.assets(matching: AssetQuery(smartAlbum: .livePhotos, now: 0)).map(\.id) == [still])
         var live = AssetQuery(now: 0)
-        live.livePhotosOnly = true
+        live.refinements.subtype = "live"
         #expect(try catalog.assets(matching: live).map(\.id) == [still])
 
         try catalog.detachLiveVideo(of: still)

@@ -23,12 +23,15 @@ import Testing
         #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
     }
 
-    @Test func createsVersionOneInAMissingFile() throws {
+    @Test func createsTheNewestVersionInAMissingFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         _ = try Catalog(path: path)
         #expect(try userVersion(path) == Catalog.schemaVersion)
-        #expect(try tables(path) == ["albums", "assets", "memberships", "seen_sources"])
+        #expect(
+            try tables(path) == [
+                "albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens",
+            ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
@@ -123,5 +126,28 @@ import Testing
         }
         #expect(sql == "SELECT x FROM nowhere")
         #expect(message.contains("nowhere"))
+    }
+}
+
+/// Version 2 keeps a keep-mode source's hash, filled in from its asset on migration.
+@Suite struct SeenSourceHashMigrationTests {
+    @Test func versionOneSourcesGetTheirAssetsHash() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.executeScript(Schema.version1)
+            try connection.execute("PRAGMA user_version = 1")
+            try connection.execute(
+                """
+                INSERT INTO assets (roll_path, hash, media_type, mime, pixel_width, pixel_height,
+                    created_at, created_source, added_at, size, original_name)
+                VALUES (x'61', 'abc', 'image', 'image/jpeg', 1, 1, 0, 'exif', 0, 1, x'61')
+                """)
+            try connection.execute(
+                "INSERT INTO seen_sources (path, size, mtime_ns, asset_id) VALUES (x'2f69', 1, 2, 1)")
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try catalog.seenSourceHash(path: "/i") == "abc")
     }
 }

@@ -82,6 +82,21 @@ import Testing
         }
     }
 
+    /// The gallery reads the catalog and serves files: nothing of it decodes, so
+    /// `serve` maps no decoder either (it is the same executable as `save`).
+    @Test func theGalleryMapsNoDecoder() throws {
+        let library = try TestLibrary()
+        let file = try library.input(bytes: Pictures.uniqueJPEG(1, tag: "sandbox"), name: "one.jpg")
+        try library.save([file])
+        let server = try GalleryProcess(library: library.root)
+        let (reply, _) = try server.json("/api/assets")
+        #expect(reply.status == 200)
+        let maps = String(decoding: try readFile(BytePath("/proc/\(server.process.pid)/maps")), as: UTF8.self)
+        for library in Self.decoders {
+            #expect(!maps.contains("/\(library)"), "serve maps \(library)")
+        }
+    }
+
     @Test func helpersKilledDuringABurstLoseNothing() throws {
         let scene = try DaemonScene()
         let inbox = scene.inbox()

@@ -169,4 +169,26 @@ import Testing
         }
         #expect(restarted.terminate() == 0)
     }
+
+    /// A move is not a deletion: the video renamed within the Roll stays the asset's video.
+    @Test func theVideoMovedWithinTheRollStaysTheAssetsVideo() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let pair = try LivePair(number: 28, in: scene.folder)
+        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        let asset = try #require(try listJSON(scene.library, []).first)
+        let video = BytePath(try #require((asset["liveVideo"] as? [String: Any])?["path"] as? String))
+        let renamed = video.parent.appending("renamed.MOV")
+        try Sys.rename(video, to: renamed)
+        #expect(
+            waitUntil(timeout: 10) {
+                let live = try? listJSON(scene.library, ["--media", "live"])
+                return (live?.first?["liveVideo"] as? [String: Any])?["path"] as? String == renamed.display
+            }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
 }
