@@ -30,8 +30,8 @@ public final class FileInspector: @unchecked Sendable {
     /// Everything a group needs of its move-mode requests before anything is written,
     /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
     /// copy mode, another file system, another user's file, or `skip` said so).
-    /// The helpers read the whole group while this thread hashes it (files up to
-    /// `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
+    /// The helpers read the whole group while this thread hashes it and looks for
+    /// each JPEG's, PNG's or GIF's end (files up to `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
     /// huge file that is no picture costs no read); `completion` runs on `queue`
     /// (the inspector's own) once they have answered, so no thread is parked waiting.
     public func inspect(
@@ -83,7 +83,8 @@ public final class FileInspector: @unchecked Sendable {
         }
     }
 
-    /// Joins each opened file's answer and hash, and checks it did not change meanwhile.
+    /// Joins each opened file's answer and hash, and checks its end came (by the
+    /// type the helper found) and it did not change meanwhile.
     private func finish(
         _ requests: [FilingRequest], _ started: [Inspection],
         _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
@@ -93,8 +94,8 @@ public final class FileInspector: @unchecked Sendable {
         for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
-                let (hash, size, ends) = try
-                    (hashed ?? self.hash(file.fd, file.source, scanning: EndMarkerScans(mimeType: info.mimeType)))
+                let ownScan = EndMarkerScans(mimeType: info.mimeType)
+                let (hash, size, ends) = try (hashed ?? self.hash(file.fd, file.source, scanning: ownScan))
                     .get()
                 try verifyEnd(ends, mimeType: info.mimeType, source: file.source)
                 try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)

@@ -10,7 +10,7 @@ import PhotoFilerSystem
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
 /// a few `pread`s for the end of formats that have no end marker, then header-only
 /// reads; no pixel is decoded. A JPEG's, PNG's or GIF's end is found by the pass that
-/// hashes the file (`EndMarkerScan(mimeType:)` on the returned MIME type).
+/// hashes the file, in the daemon (`EndMarkerScans`, chosen by the returned MIME type).
 public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.

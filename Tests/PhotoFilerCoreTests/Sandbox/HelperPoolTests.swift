@@ -131,13 +131,19 @@ import Testing
     }
 
     @Test func messagesRoundTripAndNonsenseIsRefused() throws {
-        let info = MediaInfo(
+        var info = MediaInfo(
             mediaType: .video, mimeType: "video/mp4", subtypes: ["live"], pixelWidth: 1920, pixelHeight: 1080,
             orientation: 6,
             embeddedDate: CaptureDate(
                 secondsSinceEpoch: 1_700_000_000, utcOffsetSeconds: 3600, source: .container),
             duration: 2.5, frameCount: 1)
+        // A Live Photo's identifier and a motion photo's video travel too.
+        info.live.contentIdentifier = "6F1C6C6E-2A4B-4B8E-9C0D-1E2F3A4B5C6D"
+        info.live.embeddedVideo = EmbeddedVideo(offset: 4096, length: 123_456, duration: 1.5)
         #expect(try MediaInfo(wire: info.wire) == info)
+        var spaced = info
+        spaced.live.contentIdentifier = "not an identifier"
+        #expect(throws: WireError.self) { try MediaInfo(wire: spaced.wire) }
         let refusal = MediaError.damaged(path: "a.png", format: "PNG", reason: "CRC")
         #expect(try MediaError(wire: refusal.wire, path: "a.png") == refusal)
         let request = HelperRequest.inspect(id: 7, path: "x.jpg", size: 42)
