@@ -9,8 +9,12 @@ DESTDIR ?=
 SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev inotify-tools
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
+# Debian's own bookworm-backports suite can, under the same libvips 8.14.
+BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
+BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
 .PHONY: deps build release run demo test bench install uninstall format clean
 
@@ -19,6 +23,22 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages: $$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@# bookworm-backports: one deb822 entry on the mirror that debian.sources already uses.
+	@if ! grep -qs '^Suites: *bookworm-backports' /etc/apt/sources.list.d/*.sources; then \
+		mirror=$$(awk '/^URIs:/ && $$2 ~ /debian\/?$$/ {print $$2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null); \
+		echo "Enabling bookworm-backports ($${mirror:-http://deb.debian.org/debian}) in $(BACKPORTS_SOURCES)"; \
+		printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$${mirror:-http://deb.debian.org/debian}" | $(SUDO) tee $(BACKPORTS_SOURCES) >/dev/null; \
+		$(SUDO) apt-get update -qq; \
+	fi
+	@old=$$(for p in $(BACKPORTS_PACKAGES); do \
+		v=$$(dpkg-query -W -f='$${Version}' $$p 2>/dev/null); \
+		dpkg --compare-versions "$${v:-0}" ge 1.19 || echo $$p; done); \
+	if [ -n "$$old" ]; then \
+		echo "Installing from bookworm-backports: $$old"; \
+		install="$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 -t bookworm-backports $(BACKPORTS_PACKAGES)"; \
+		$$install || { $(SUDO) apt-get update -qq && $$install; }; \
 	fi
 
 build: deps
