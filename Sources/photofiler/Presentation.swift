@@ -28,6 +28,8 @@ struct AssetJSON: Encodable {
     var sourceInbox: String?
     var favorite: Bool
     var deleted: String?
+    /// The 256 px thumbnail's path, null while it is not made.
+    var thumbnail: OrNull<String>
 
     init(_ asset: AssetRecord, albums: [String], layout: LibraryLayout) {
         let absolute = asset.trashPath.map { layout.absolute($0) } ?? layout.absolute(asset.rollPath)
@@ -54,6 +56,7 @@ struct AssetJSON: Encodable {
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
+        thumbnail = OrNull(ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
     }
 }
 
@@ -64,8 +67,13 @@ struct AlbumJSON: Encodable {
     var count: Int
     var cover: AssetID?
     var path: String?
+    /// The cover's 256 px thumbnail, or null.
+    var coverThumbnail: String?
 
-    init(_ summary: AlbumSummary, layout: LibraryLayout) {
+    init(_ summary: AlbumSummary, layout: LibraryLayout, coverHash: String?) {
+        coverThumbnail = coverHash.flatMap {
+            ThumbnailFiles(layout: layout).existingPath(hash: $0, size: .grid)?.display
+        }
         name = summary.name
         count = summary.count
         cover = summary.cover
@@ -79,7 +87,7 @@ struct AlbumJSON: Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path }
+    private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path, coverThumbnail }
 
     /// SPEC shows a missing cover and a smart album's path as `null`, not as an absent key.
     func encode(to encoder: any Encoder) throws {
@@ -89,6 +97,20 @@ struct AlbumJSON: Encodable {
         try container.encode(count, forKey: .count)
         try container.encode(cover, forKey: .cover)
         try container.encode(path, forKey: .path)
+        try container.encode(coverThumbnail, forKey: .coverThumbnail)
+    }
+}
+
+/// A value SPEC shows as `null` when absent: synthesized `Encodable` leaves a nil
+/// optional out instead.
+struct OrNull<Value: Encodable>: Encodable {
+    var value: Value?
+
+    init(_ value: Value?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
     }
 }
 

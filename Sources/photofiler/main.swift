@@ -19,6 +19,7 @@ let overview = """
       restore    bring assets back from Recently Deleted
       favorite   mark assets as favorites (unfavorite to unmark)
       check      compare catalog and disk (--repair to fix the catalog)
+      thumb      write an asset's thumbnail, or make every missing one (--all)
 
     Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
     """
@@ -26,7 +27,7 @@ let overview = """
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, ThumbCommand.self,
     ]
     let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"

@@ -41,6 +41,19 @@ public final class ThumbnailStore {
         try self.init(layout: library.layout, catalog: library.catalog, desktop: desktop)
     }
 
+    /// A store on a catalog connection of its own, for a thread of its own.
+    public static func opening(_ layout: LibraryLayout, desktop: DesktopThumbnailCache?) throws(ThumbnailError)
+        -> ThumbnailStore
+    {
+        let catalog: Catalog
+        do {
+            catalog = try Catalog(path: layout.catalogPath)
+        } catch {
+            throw .catalog(error)
+        }
+        return try ThumbnailStore(layout: layout, catalog: catalog, desktop: desktop)
+    }
+
     /// Where the thumbnails are (a value the JSON and the purge use without decoders).
     public var files: ThumbnailFiles { ThumbnailFiles(layout: layout) }
 
@@ -114,6 +127,38 @@ public final class ThumbnailStore {
             throw .catalog(error)
         }
         return assets.filter { files.isPending(hash: $0.hash) }.map(\.id)
+    }
+
+    /// A stored thumbnail (a JPEG) as a PNG of the same size, for `thumb -o FILE.png`.
+    public func png(of thumbnail: BytePath) throws(ThumbnailError) -> [UInt8] {
+        let rendition = ThumbnailRendition(edge: ThumbnailSize.viewing.rawValue, encoding: .png(text: []))
+        let fd: FileDescriptor
+        let size: Int64
+        do {
+            fd = try Sys.openForReading(thumbnail)
+            size = try fd.status().size
+        } catch {
+            throw .system(error)
+        }
+        defer { fd.close() }
+        do throws(ThumbnailFailure) {
+            let request = ThumbnailRequest(source: .image, renditions: [rendition])
+            guard let made = try maker.make(fd, size: size, request).first else {
+                throw ThumbnailFailure("nothing was encoded")
+            }
+            return made.bytes
+        } catch {
+            throw .undecodable(path: thumbnail, reason: error.reason)
+        }
+    }
+
+    /// The asset with `id`, through this store's catalog connection.
+    public func asset(_ id: AssetID) throws(ThumbnailError) -> AssetRecord? {
+        do {
+            return try catalog.asset(id: id)
+        } catch {
+            throw .catalog(error)
+        }
     }
 
     // MARK: Private
