@@ -66,6 +66,8 @@ public final class Daemon: @unchecked Sendable {
     package var progress: BacklogProgress?
     package var lastError: String?
     package let lock: DaemonLock
+    /// Thumbnails of what was filed, made on a background thread of their own.
+    package var thumbnails: ThumbnailQueue?
 
     public init(
         library: PhotoLibrary, configuration: Configuration, lock: DaemonLock, log: Logger,
@@ -146,6 +148,9 @@ public final class Daemon: @unchecked Sendable {
             "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
+        thumbnails = ThumbnailQueue(
+            layout: layout, desktop: Configuration.desktopThumbnailCache(configuration), log: log)
+        thumbnails?.start()
         notifier.ready(status: statusLine())
         if found >= BacklogProgress.threshold {
             // A line a second on a terminal; in a journal, one every ten seconds.

@@ -1,3 +1,5 @@
+import PhotoFilerCatalog
+import PhotoFilerDaemon
 import PhotoFilerFiling
 import PhotoFilerSystem
 
@@ -27,12 +29,14 @@ struct SaveCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         var status: Int32 = 0
         var results: [AssetJSON] = []
+        var filed: [AssetRecord] = []
         for file in files {
             let request = FilingRequest(
                 source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
             do {
                 let result = try library.filer.file(request)
                 guard let asset = result.asset else { continue }
+                filed.append(asset)
                 if context.json {
                     let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
                     results.append(AssetJSON(asset, albums: albums, layout: library.layout))
@@ -48,8 +52,27 @@ struct SaveCommand: Command {
                 status = 1
             }
         }
+        // After filing, never before: a file that gives no thumbnail is still filed.
+        makeThumbnails(filed, library: library, context)
         if context.json { Output.json(results) }
         return status
+    }
+
+    private func makeThumbnails(_ assets: [AssetRecord], library: PhotoLibrary, _ context: Context) {
+        guard !assets.isEmpty else { return }
+        do {
+            let store = try ThumbnailStore(
+                library: library, desktop: Configuration.desktopThumbnailCache(context.configuration))
+            for asset in assets {
+                do {
+                    try store.make(asset, retryingFailure: false)
+                } catch {
+                    context.log.warning(error.description)
+                }
+            }
+        } catch {
+            context.log.warning(error.description)
+        }
     }
 
     private func describe(_ outcome: FilingResult.Outcome) -> String {
