@@ -65,3 +65,9 @@ static inline int photofiler_vips_flatten_white(VipsImage *in, VipsImage **out) 
     vips_area_unref(VIPS_AREA(background));
     return result;
 }
+
+/// Decodes an encoded picture in memory (the tests read thumbnails back with it).
+static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t count) {
+    return vips_image_new_from_buffer(bytes, count, "", NULL);
+}
+

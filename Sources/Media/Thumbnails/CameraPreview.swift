@@ -46,10 +46,7 @@ enum CameraPreview {
             throw VipsErrors.take("decode its preview")
         }
         // In memory before the preview's bytes are freed.
-        return try VipsImageHandle(out).derive("decode its preview") { image, result in
-            result = vips_image_copy_memory(image)
-            return result == nil ? -1 : 0
-        }
+        return try VipsImageHandle(out).inMemory()
     }
 
     /// A preview carries no orientation of its own: the file's is applied.

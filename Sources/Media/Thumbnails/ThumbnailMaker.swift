@@ -55,13 +55,9 @@ package struct ThumbnailMaker {
         guard photofiler_vips_thumbnail_source(source, &out, CInt(edge)) == 0, let out else {
             throw VipsErrors.take("decode it")
         }
-        let thumbnail = VipsImageHandle(out)
-        // The pixels are computed lazily; make them now, while the source is open,
+        // The pixels are computed lazily: make them now, while the source is open,
         // and once for every rendition made from them.
-        return try thumbnail.derive("decode it") { image, result in
-            result = vips_image_copy_memory(image)
-            return result == nil ? -1 : 0
-        }
+        return try VipsImageHandle(out).inMemory()
     }
 
     /// `picture` scaled down so that its longest edge is `edge`; itself when it already fits.

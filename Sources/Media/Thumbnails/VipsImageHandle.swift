@@ -23,6 +23,17 @@ final class VipsImageHandle {
     }
 }
 
+extension VipsImageHandle {
+    /// The pixels computed now, into memory: reads the file while its source is
+    /// open, and once for all the renditions made from them.
+    func inMemory() throws(ThumbnailFailure) -> VipsImageHandle {
+        try derive("decode it") { image, out in
+            out = vips_image_copy_memory(image)
+            return out == nil ? -1 : 0
+        }
+    }
+}
+
 enum VipsErrors {
     /// libvips keeps its errors in one process-wide buffer: take and clear it.
     static func take(_ what: String) -> ThumbnailFailure {
