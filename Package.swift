@@ -79,13 +79,17 @@ let package = Package(
                 "PhotoFilerDaemon",
             ]),
 
+        // The benchmark's floor, in C: the same steps as filing with nothing around them.
+        .target(
+            name: "CBenchFloor", path: "Benchmarks/CBenchFloor",
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("crypto")]),
         // `make bench`: photofiler against the floor and a shell recipe (Benchmarks/README.md).
         .executableTarget(
             name: "photofiler-bench",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "CVips", "CGExiv2", "CCrypto", "CSQLite",
+                "PhotoFilerDaemon", "CBenchFloor", "CVips", "CGExiv2", "CCrypto",
             ],
             path: "Benchmarks/photofiler-bench"),
         // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).

@@ -97,7 +97,7 @@ public struct AssetLifecycle {
         }
         let now = filer.now()
         try filer.catalogCall { () throws(CatalogError) in
-            try catalog.transactionTyped { () throws(CatalogError) in
+            try catalog.write { () throws(CatalogError) in
                 try catalog.markRestored(asset.id, rollPath: asset.rollPath)
                 for (album, entry) in entries {
                     try catalog.addMembership(asset: asset.id, album: album, entryName: entry, at: now)

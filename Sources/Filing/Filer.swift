@@ -187,7 +187,7 @@ public final class Filer {
                 try linkAndSync(asset.rollPath, into: album, kind: request.link, source: source)
             }
             try catalogCall { () throws(CatalogError) in
-                try catalog.transactionTyped {
+                try catalog.write {
                     () throws(CatalogError) in
                     asset.id = try catalog.insertAsset(asset)
                     if let album, let entry {
@@ -253,7 +253,7 @@ public final class Filer {
         return FilingResult(outcome: .restored, asset: refreshed, album: album)
     }
 
-    // MARK: The last step, shared with `file(batch:)`
+    // MARK: The last step, shared with the group path
 
     /// Move mode's last step, once the asset is durable: the inbox copy goes. A
     /// failure here loses nothing (the file is filed), so it is a warning.

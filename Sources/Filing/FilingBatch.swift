@@ -42,12 +42,6 @@ extension Filer {
         var fd: FileDescriptor { file.fd }
     }
 
-    /// Files `requests` as one group; the results are in the same order.
-    public func file(batch requests: [FilingRequest]) -> [Result<FilingResult, FilingError>] {
-        if requests.count == 1 { return [Result { () throws(FilingError) in try file(requests[0]) }] }
-        return file(inspected: requests.map { inspector.inspect($0) }, requests: requests)
-    }
-
     /// Steps 2–6 for a group whose step 1 (`FileInspector.inspect`, on any queue) is
     /// done: `inspections[i]` is what inspecting `requests[i]` found. Every descriptor
     /// the inspections hold is closed here. The results are in the same order.
@@ -177,7 +171,7 @@ extension Filer {
 
         // 5. One transaction for the group.
         do {
-            try catalog.transactionTyped { () throws(CatalogError) in
+            try catalog.write { () throws(CatalogError) in
                 for position in placed {
                     let item = group[position]
                     guard case .success(var result)? = results[item.index], var asset = result.asset else {

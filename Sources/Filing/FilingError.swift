@@ -27,6 +27,8 @@ public enum FilingError: Error, Sendable {
     case unknownAsset(id: AssetID)
     /// The asset is not (or no longer) a member of that album.
     case notInAlbum(id: AssetID, album: String)
+    /// No user or smart album has this name.
+    case noSuchAlbum(String)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -78,6 +80,8 @@ extension FilingError: CustomStringConvertible {
             return "No asset has the id \(id); 'photofiler list' shows the ids."
         case .notInAlbum(let id, let album):
             return "Asset \(id) is not in the album '\(album)'; 'photofiler info \(id)' lists its albums."
+        case .noSuchAlbum(let name):
+            return "There is no album named '\(name)'; 'photofiler albums' lists them."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):
@@ -90,7 +94,7 @@ extension FilingError {
     /// Maps a catalog failure: SQLITE_FULL is the disk under the catalog being full,
     /// the same case (and the same retry in the daemon) as a full disk under the Roll.
     package static func from(_ error: CatalogError, library: LibraryLayout, source: BytePath) -> FilingError {
-        if case .sqlite(let code, _, _) = error, code & 0xFF == 13 {
+        if error.isDiskFull {
             return .outOfSpace(path: source, library: library.root)
         }
         return .catalog(error)

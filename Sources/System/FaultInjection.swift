@@ -9,13 +9,23 @@
     /// right before (or after) its K-th mutating system call: every open for
     /// writing, write, fsync, rename, link, symlink, unlink, mkdir and SQLite
     /// commit goes through `Sys`, which calls `FaultInjection.mutating`. A test
-    /// raises K by one until the work completes, so every crash point is covered.
+    /// raises K by one until the work completes, so every crash point is covered,
+    /// or draws K from a seed; `count` crashes nowhere and prints the number of
+    /// calls at exit, so that a draw covers the whole run.
     package enum FaultInjection {
         package enum Moment: Sendable { case before, after }
 
         private static let plan: (moment: Moment, index: Int)? = {
             guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return nil }
             let text = String(cString: raw)
+            if text == "count" {
+                // A calibration run: crash nowhere, say at exit how many calls there were.
+                atexit {
+                    let line = "photofiler: fault injection: \(FaultInjection.counter.load(ordering: .relaxed)) mutating calls\n"
+                    _ = line.withCString { write(2, $0, strlen($0)) }
+                }
+                return (.before, Int.max)
+            }
             let parts = text.split(separator: ":")
             guard parts.count == 2, let index = Int(parts[1]), index > 0 else { return nil }
             switch parts[0] {

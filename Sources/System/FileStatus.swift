@@ -31,11 +31,6 @@ public struct FileStatus: Hashable, Sendable {
 
     /// Modification time in seconds since the epoch, with fractions.
     public var modificationTime: Double { Double(modificationNanoseconds) / 1e9 }
-
-    /// Same file (same inode on the same device).
-    public func isSameFile(as other: FileStatus) -> Bool {
-        device == other.device && inode == other.inode
-    }
 }
 
 /// What kind of object a directory entry or inode is.

@@ -36,9 +36,6 @@ public struct Debouncer: Sendable {
     /// Number of paths waiting for their deadline.
     public var pendingCount: Int { pending.count }
 
-    /// True when `path` is armed and not yet due.
-    public func isPending(_ path: BytePath) -> Bool { pending[path] != nil }
-
     /// The earliest deadline among pending paths (when to wake next); nil when idle.
     public var nextDeadline: UInt64? {
         mutating get {

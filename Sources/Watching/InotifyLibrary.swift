@@ -30,7 +30,7 @@ package enum InotifyLibrary {
             let found = try inotifyDescriptors().subtracting(before)
             guard found.count == 1, let new = found.first else {
                 inotifytools_cleanup()
-                throw .setupFailed(SystemError(.noSuchFile, call: "readlink", path: "/proc/self/fd"))
+                throw .descriptorNotFound(found: found.count)
             }
             // select() in next_events writes out of bounds for an fd >= FD_SETSIZE.
             guard new < FD_SETSIZE else {

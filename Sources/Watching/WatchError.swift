@@ -9,6 +9,9 @@ public enum WatchError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotWatch(SystemError)
     /// libinotifytools could not be set up (inotify_init, finding or flagging its fd).
     case setupFailed(SystemError)
+    /// libinotifytools was set up, but its fd could not be told apart among the
+    /// process's `anon_inode:inotify` descriptors (`found` new ones instead of one).
+    case descriptorNotFound(found: Int)
     /// libinotifytools' fd is 1024 or above: its `select()` cannot take it.
     case descriptorTooHigh(CInt)
     /// Another watcher owns libinotifytools' global state (one per process).
@@ -28,6 +31,9 @@ public enum WatchError: Error, Hashable, Sendable, CustomStringConvertible {
             return "Cannot watch a folder: \(error)."
         case .setupFailed(let error):
             return "Cannot set up inotify: \(error)."
+        case .descriptorNotFound(let found):
+            return "Cannot find libinotifytools' inotify descriptor in /proc/self/fd (\(found) new ones"
+                + " appeared instead of one); start photofiler before other threads open inotify descriptors."
         case .descriptorTooHigh(let fd):
             return "libinotifytools got file descriptor \(fd), too high for its select(); call"
                 + " InotifyWatcher.initializeEarly() first thing at start-up."

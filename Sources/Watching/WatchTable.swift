@@ -53,16 +53,6 @@ package struct WatchTable {
         return removed
     }
 
-    /// Forgets only the folder watched by `wd` (its watch is already gone).
-    package mutating func remove(wd: CInt) -> Folder? {
-        guard let folder = folders.removeValue(forKey: wd) else { return nil }
-        if descriptors[folder.path] == wd { unlink(path: folder.path) }
-        return folder
-    }
-
-    /// Every watch root's folders, for a re-walk after an overflow.
-    package var allFolders: [Folder] { Array(folders.values) }
-
     private mutating func unlink(path: BytePath) {
         descriptors.removeValue(forKey: path)
         detachFromParent(path)

@@ -148,11 +148,19 @@ enum Output {
         print(text)
     }
 
+    /// Prints `value` as JSON. A value that cannot be encoded is a bug, never an empty
+    /// success: the command stops with exit status 1 and says so.
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
-        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) {
-            print(text)
+        do {
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        } catch {
+            FileHandle.standardError.write(
+                Data(
+                    "photofiler: the JSON output could not be encoded (\(error)); please report this bug.\n"
+                        .utf8))
+            exit(1)
         }
     }
 }

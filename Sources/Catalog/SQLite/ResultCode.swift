@@ -31,6 +31,12 @@ extension CatalogError {
         return code == Self.constraintUnique || code == Self.constraintPrimaryKey
     }
 
+    /// True when the disk under the catalog is full (SQLITE_FULL, any extended code).
+    public var isDiskFull: Bool {
+        guard case .sqlite(let code, _, _) = self else { return false }
+        return code & 0xFF == SQLITE_FULL
+    }
+
     // Extended result codes are C macro expressions that Swift does not import.
     private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
     private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)

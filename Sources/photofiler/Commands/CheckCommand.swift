@@ -18,26 +18,19 @@ struct CheckCommand: Command {
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
         do {
-            let differences = try library.reconciler.differences(verifyHashes: true)
-            if repair {
-                _ = try library.reconciler.removeTemporaryFiles()
-                let mended = try library.reconciler.repair(differences)
-                let left = try library.reconciler.differences(verifyHashes: false)
-                for difference in left { Output.line(difference.description) }
-                if context.json { Output.json(["repaired": mended, "remaining": left.count]) }
+            let report = try library.check(repair: repair)
+            if let mended = report.repaired {
+                for difference in report.remaining { Output.line(difference.description) }
+                if context.json { Output.json(["repaired": mended, "remaining": report.remaining.count]) }
                 context.log.info(
-                    "Repaired \(mended) difference(s); \(left.count) left (album entries that are not roll assets are never deleted)."
+                    "Repaired \(mended) difference(s); \(report.remaining.count) left (album entries that are not roll assets are never deleted)."
                 )
-                return left.contains(where: {
-                    if case .strayAlbumEntry = $0 { return false } else { return true }
-                }) ? 1 : 0
-            }
-            if context.json {
-                Output.json(differences.map(\.description))
+            } else if context.json {
+                Output.json(report.differences.map(\.description))
             } else {
-                for difference in differences { Output.line(difference.description) }
+                for difference in report.differences { Output.line(difference.description) }
             }
-            return differences.isEmpty ? 0 : 1
+            return report.isClean ? 0 : 1
         } catch {
             context.fail(error.description)
             return 1

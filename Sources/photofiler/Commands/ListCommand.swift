@@ -34,27 +34,15 @@ struct ListCommand: Command {
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
         do {
-            var query = AssetQuery(
-                mediaType: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
-            if let album {
-                let normalized = album.value
-                if let user = try library.catalog.album(named: normalized) {
-                    query.album = user.id
-                } else if let smart = SmartAlbum(rawValue: normalized) {
-                    query.smartAlbum = smart
-                } else {
-                    context.fail("There is no album named '\(album)'; 'photofiler albums' lists them.")
-                    return 1
-                }
-            }
-            let assets = try library.catalog.assets(matching: query)
+            let assets = try library.assets(
+                album: album, media: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
             if context.json {
                 var rows: [AssetJSON] = []
                 rows.reserveCapacity(assets.count)
                 for asset in assets {
                     rows.append(
                         AssetJSON(
-                            asset, albums: try library.catalog.albumNames(ofAsset: asset.id),
+                            asset, albums: try library.albumNames(of: asset.id),
                             layout: library.layout))
                 }
                 Output.json(rows)

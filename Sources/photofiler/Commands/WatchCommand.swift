@@ -44,16 +44,6 @@ struct WatchCommand: Command {
             context.fail(error.description)
             return 2
         }
-        let root = context.libraryRoot
-        let lock: DaemonLock
-        do {
-            try LibraryLayout(root: root).create()
-            lock = try DaemonLock(library: LibraryLayout(root: root).root)
-        } catch {
-            context.fail("\(error)")
-            return 1
-        }
-        guard let library = context.openLibrary() else { return 1 }
         if configuration.inboxes.isEmpty {
             context.log.warning(
                 "No inbox is configured; give one with --inbox NAME=DIR or in the config file. Watching the library only."
@@ -61,10 +51,19 @@ struct WatchCommand: Command {
         }
         let configFile = configuration.configFile ?? context.configuration?.configFile
         let flags = self.flags
-        let daemon = Daemon(library: library, configuration: configuration, lock: lock, log: context.log) {
-            () throws(ConfigurationError) -> Configuration in
-            let file = try configFile.map { (path) throws(ConfigurationError) in try ConfigFile.load(path) }
-            return try (file ?? Configuration()).merging(flags: flags)
+        let daemon: Daemon
+        do {
+            daemon = try Daemon.open(
+                root: context.libraryRoot, configuration: configuration, log: context.log
+            ) {
+                () throws(ConfigurationError) -> Configuration in
+                let file = try configFile.map { (path) throws(ConfigurationError) in try ConfigFile.load(path)
+                }
+                return try (file ?? Configuration()).merging(flags: flags)
+            }
+        } catch {
+            context.fail(error.description)
+            return 1
         }
         daemon.run()
     }

@@ -1,0 +1,34 @@
+import PhotoFilerCatalog
+
+/// `check` and `check --repair`: the catalog compared with the disk, in one sequence.
+extension PhotoLibrary {
+    /// What a check found, and with `repair`, what it mended and what is left.
+    public struct CheckReport: Sendable {
+        /// Every difference found (hashes verified).
+        public var differences: [Difference]
+        /// With repair: how many were mended, and the differences left after it.
+        public var repaired: Int?
+        public var remaining: [Difference]
+
+        /// The library agrees with its catalog, or with repair, nothing that matters is
+        /// left (album entries that are not roll assets are never deleted).
+        public var isClean: Bool {
+            remaining.allSatisfy {
+                if case .strayAlbumEntry = $0 { return repaired != nil } else { return false }
+            }
+        }
+    }
+
+    /// Compares catalog and disk (every roll file hashed); with `repair`, clears the
+    /// temporary folder and makes the catalog match the disk.
+    public func check(repair: Bool) throws(FilingError) -> CheckReport {
+        let differences = try reconciler.differences(verifyHashes: true)
+        guard repair else {
+            return CheckReport(differences: differences, repaired: nil, remaining: differences)
+        }
+        _ = try reconciler.removeTemporaryFiles()
+        let mended = try reconciler.repair(differences)
+        let left = try reconciler.differences(verifyHashes: false)
+        return CheckReport(differences: differences, repaired: mended, remaining: left)
+    }
+}
