@@ -9,7 +9,6 @@
 #endif
 #include <malloc.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
@@ -25,7 +24,9 @@ static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); 
 /// Returns 0, or -1 with errno set.
 static inline int photofiler_thread_to_background(int nice) {
     pid_t thread = (pid_t)syscall(SYS_gettid);
-    if (setpriority(PRIO_PROCESS, (id_t)thread, nice) != 0) return -1;
+    // setpriority(2) as a raw call: <sys/resource.h> clashes with the Glibc module's
+    // own view of it. 0 is PRIO_PROCESS, which on Linux names one thread.
+    if (syscall(SYS_setpriority, 0, thread, nice) != 0) return -1;
     return (int)syscall(SYS_ioprio_set, 1, thread, 3 << 13);
 }
 
