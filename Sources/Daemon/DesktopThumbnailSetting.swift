@@ -16,6 +16,7 @@ extension Configuration {
         _ configuration: Configuration?, environment: [String: String] = ProcessEnvironment.current
     ) -> DesktopThumbnailCache? {
         guard configuration?.effectiveDesktopThumbnails ?? true else { return nil }
-        return DesktopThumbnailCache(root: XDGDirectories.cacheHome(environment: environment).appending("thumbnails"))
+        return DesktopThumbnailCache(
+            root: XDGDirectories.cacheHome(environment: environment).appending("thumbnails"))
     }
 }

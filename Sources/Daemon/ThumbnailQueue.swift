@@ -119,7 +119,11 @@ package final class ThumbnailQueue: Sendable {
                 try store.make(asset, retryingFailure: false)
             } catch {
                 // One line per asset: the failure marker keeps it from being tried again.
-                if case .undecodable = error { log.info(error.description) } else { log.warning(error.description) }
+                if case .undecodable = error {
+                    log.info(error.description)
+                } else {
+                    log.warning(error.description)
+                }
             }
         }
     }

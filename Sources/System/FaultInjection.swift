@@ -21,7 +21,8 @@
             if text == "count" {
                 // A calibration run: crash nowhere, say at exit how many calls there were.
                 atexit {
-                    let line = "photofiler: fault injection: \(FaultInjection.counter.load(ordering: .relaxed)) mutating calls\n"
+                    let line =
+                        "photofiler: fault injection: \(FaultInjection.counter.load(ordering: .relaxed)) mutating calls\n"
                     _ = line.withCString { write(2, $0, strlen($0)) }
                 }
                 return (.before, Int.max)

@@ -56,7 +56,8 @@ struct AssetJSON: Encodable {
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
-        thumbnail = OrNull(ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
+        thumbnail = OrNull(
+            ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
     }
 }
 

@@ -46,7 +46,8 @@ public struct DesktopThumbnailCache: Sendable {
     /// are there (or the path is gone). `Thumb::MTime` and `Thumb::Size` are the
     /// file's, following a symbolic album entry to its roll file as a file manager does.
     func entry(for absolute: BytePath) -> Entry? {
-        guard let uri = FileURI.of(absolute), let status = try? Sys.statusIfExists(absolute, followLinks: true)
+        guard let uri = FileURI.of(absolute),
+            let status = try? Sys.statusIfExists(absolute, followLinks: true)
         else { return nil }
         let name = FileURIDigest.md5(uri) + ".png"
         let missing = Size.allCases.compactMap { size -> (size: Size, path: BytePath)? in

@@ -8,7 +8,9 @@ enum FileURIDigest {
         var length: UInt32 = 0
         let bytes = Array(text.utf8)
         let status = digest.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, out.baseAddress, &length, EVP_md5(), nil) }
+            bytes.withUnsafeBufferPointer {
+                EVP_Digest($0.baseAddress, $0.count, out.baseAddress, &length, EVP_md5(), nil)
+            }
         }
         // Fails only when libcrypto itself is broken: nothing sensible can go on.
         guard status == 1 else { fatalError("libcrypto: EVP_Digest(MD5) failed") }

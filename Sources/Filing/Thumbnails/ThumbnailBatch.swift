@@ -54,7 +54,9 @@ public struct ThumbnailBatch: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < total else { return }
                 do throws(ThumbnailError) {
-                    if let asset = try store.asset(assets[index].id), try store.make(asset, retryingFailure: true) {
+                    if let asset = try store.asset(assets[index].id),
+                        try store.make(asset, retryingFailure: true)
+                    {
                         made.add(1, ordering: .relaxed)
                     }
                 } catch {
@@ -66,6 +68,7 @@ public struct ThumbnailBatch: Sendable {
         }
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
         return Outcome(
-            made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed), total: total)
+            made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed),
+            total: total)
     }
 }

@@ -15,9 +15,11 @@ public enum ThumbnailError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .undecodable(let path, let reason):
-            return "'\(path.display)' cannot be decoded for a thumbnail (\(reason)); it stays filed, shown without one."
+            return
+                "'\(path.display)' cannot be decoded for a thumbnail (\(reason)); it stays filed, shown without one."
         case .system(let error):
-            return "A thumbnail could not be made (\(error)); check that the library is readable and has room."
+            return
+                "A thumbnail could not be made (\(error)); check that the library is readable and has room."
         case .catalog(let error):
             return error.description
         case .libraries(let reason):

@@ -36,7 +36,8 @@ public struct ThumbnailFiles: Sendable {
         defer { fd.close() }
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBytes { (try? fd.read(into: $0, at: 0)) ?? 0 }
-        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : "it could not be decoded before"
+        return count > 0
+            ? String(decoding: buffer[..<count], as: UTF8.self) : "it could not be decoded before"
     }
 
     /// Removes the thumbnails of content `hash` (its asset was purged).

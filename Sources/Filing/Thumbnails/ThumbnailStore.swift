@@ -25,7 +25,9 @@ public final class ThumbnailStore {
     private let catalog: Catalog
     private let maker: ThumbnailMaker
 
-    public init(layout: LibraryLayout, catalog: Catalog, desktop: DesktopThumbnailCache?) throws(ThumbnailError) {
+    public init(layout: LibraryLayout, catalog: Catalog, desktop: DesktopThumbnailCache?)
+        throws(ThumbnailError)
+    {
         self.layout = layout
         self.catalog = catalog
         self.desktop = desktop
@@ -42,7 +44,8 @@ public final class ThumbnailStore {
     }
 
     /// A store on a catalog connection of its own, for a thread of its own.
-    public static func opening(_ layout: LibraryLayout, desktop: DesktopThumbnailCache?) throws(ThumbnailError)
+    public static func opening(_ layout: LibraryLayout, desktop: DesktopThumbnailCache?)
+        throws(ThumbnailError)
         -> ThumbnailStore
     {
         let catalog: Catalog
@@ -98,7 +101,9 @@ public final class ThumbnailStore {
         do {
             made = try decode(rollFile, info: asset.info, renditions: renditions)
         } catch {
-            if case .undecodable(_, let reason) = error { files.recordFailure(hash: asset.hash, reason: reason) }
+            if case .undecodable(_, let reason) = error {
+                files.recordFailure(hash: asset.hash, reason: reason)
+            }
             throw error
         }
         do throws(SystemError) {
@@ -163,7 +168,8 @@ public final class ThumbnailStore {
 
     // MARK: Private
 
-    private func desktopEntries(_ asset: AssetRecord) throws(ThumbnailError) -> [DesktopThumbnailCache.Entry] {
+    private func desktopEntries(_ asset: AssetRecord) throws(ThumbnailError) -> [DesktopThumbnailCache.Entry]
+    {
         guard let desktop else { return [] }
         var paths = [layout.absolute(asset.rollPath)]
         do {

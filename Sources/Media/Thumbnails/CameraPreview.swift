@@ -9,10 +9,13 @@ enum CameraPreview {
     /// Camera files past this are not read into memory for a preview.
     static let largestFile: Int64 = 512 * 1024 * 1024
 
-    static func decode(_ fd: FileDescriptor, size: Int64, edge: Int, orientation: Int) throws(ThumbnailFailure)
+    static func decode(_ fd: FileDescriptor, size: Int64, edge: Int, orientation: Int)
+        throws(ThumbnailFailure)
         -> VipsImageHandle
     {
-        guard size > 0, size <= largestFile else { throw ThumbnailFailure("it is too large to look for a preview") }
+        guard size > 0, size <= largestFile else {
+            throw ThumbnailFailure("it is too large to look for a preview")
+        }
         let bytes = try readAll(fd, size: Int(size))
         var failure = ThumbnailFailure("it has no embedded preview")
         // Largest first; a preview whose data was stripped (a stub) gives way to the next.
@@ -21,7 +24,8 @@ enum CameraPreview {
             var previewSize: guint32 = 0
             var thrown: CInt = 0
             let found = bytes.withUnsafeBufferPointer {
-                pf_gexiv2_preview($0.baseAddress, glong($0.count), CInt(rank), &preview, &previewSize, &thrown)
+                pf_gexiv2_preview(
+                    $0.baseAddress, glong($0.count), CInt(rank), &preview, &previewSize, &thrown)
             }
             guard thrown == 0 else { throw ThumbnailFailure("exiv2 failed on its previews") }
             guard found != 0, let preview else { break }
@@ -65,7 +69,8 @@ enum CameraPreview {
         var done = 0
         do throws(SystemError) {
             while done < size {
-                let got = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: Int64(done))
+                let got = try fd.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: Int64(done))
                 if got == 0 { break }
                 done += got
             }

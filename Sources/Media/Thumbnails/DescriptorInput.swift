@@ -64,25 +64,30 @@ final class DescriptorInput {
 
     private static func hasSizedVideo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         (0..<Int(context.pointee.nb_streams)).contains { index in
-            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else { return false }
-            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0 && parameters.height > 0
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar.pointee else {
+                return false
+            }
+            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0
+                && parameters.height > 0
         }
     }
 
-    private static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, CInt) -> CInt =
-        { opaque, buffer, count in
-            guard let opaque, let buffer, count > 0 else { return photofiler_av_end_of_file() }
-            let reader = Unmanaged<Reader>.fromOpaque(opaque).takeUnretainedValue()
-            do throws(SystemError) {
-                let got = try reader.fd.read(
-                    into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)), at: reader.position)
-                guard got > 0 else { return photofiler_av_end_of_file() }
-                reader.position += Int64(got)
-                return CInt(got)
-            } catch {
-                return photofiler_averror(error.errno.rawValue)
+    private static let read:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, CInt) -> CInt =
+            { opaque, buffer, count in
+                guard let opaque, let buffer, count > 0 else { return photofiler_av_end_of_file() }
+                let reader = Unmanaged<Reader>.fromOpaque(opaque).takeUnretainedValue()
+                do throws(SystemError) {
+                    let got = try reader.fd.read(
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)),
+                        at: reader.position)
+                    guard got > 0 else { return photofiler_av_end_of_file() }
+                    reader.position += Int64(got)
+                    return CInt(got)
+                } catch {
+                    return photofiler_averror(error.errno.rawValue)
+                }
             }
-        }
 
     private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, CInt) -> Int64 = {
         opaque, offset, whence in

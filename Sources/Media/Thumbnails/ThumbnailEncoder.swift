@@ -19,7 +19,9 @@ enum ThumbnailEncoder {
         case .png(let text):
             var withAlpha = picture
             if picture.bands == 3 {
-                withAlpha = try picture.derive("add alpha") { image, out in photofiler_vips_add_alpha(image, &out) }
+                withAlpha = try picture.derive("add alpha") { image, out in
+                    photofiler_vips_add_alpha(image, &out)
+                }
             }
             let labelled = try withAlpha.derive("copy it") { image, out in photofiler_vips_copy(image, &out) }
             for field in ["icc-profile-data", "exif-data", "xmp-data", "iptc-data", "orientation"] {

@@ -41,7 +41,8 @@ package struct ThumbnailMaker {
                 scaled[rendition.edge] = picture
             }
             return EncodedThumbnail(
-                width: picture.width, height: picture.height, bytes: try ThumbnailEncoder.encode(picture, rendition))
+                width: picture.width, height: picture.height,
+                bytes: try ThumbnailEncoder.encode(picture, rendition))
         }
     }
 

@@ -128,7 +128,8 @@ enum VideoFrame {
         let outHeight = max(1, Int((Double(height) * scale).rounded()))
         guard
             let scaler = sws_getContext(
-                CInt(width), CInt(height), AVPixelFormat(frame.pointee.format), CInt(outWidth), CInt(outHeight),
+                CInt(width), CInt(height), AVPixelFormat(frame.pointee.format), CInt(outWidth),
+                CInt(outHeight),
                 AV_PIX_FMT_RGB24, SWS_AREA, nil, nil, nil)
         else { throw ThumbnailFailure("libswscale cannot convert its pixel format") }
         defer { sws_freeContext(scaler) }
@@ -136,7 +137,8 @@ enum VideoFrame {
             // HD video is BT.709; libswscale assumes BT.601 unless told.
             let fullRange: CInt = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
             _ = sws_setColorspaceDetails(
-                scaler, sws_getCoefficients(SWS_CS_ITU709), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+                scaler, sws_getCoefficients(SWS_CS_ITU709), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                0,
                 1 << 16, 1 << 16)
         }
         let stride = outWidth * 3
@@ -149,15 +151,19 @@ enum VideoFrame {
                     planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
                         strides.withMemoryRebound(to: CInt.self, capacity: 8) { sourceStride in
                             sws_scale(
-                                scaler, source, sourceStride, 0, CInt(height), &destination, &destinationStride)
+                                scaler, source, sourceStride, 0, CInt(height), &destination,
+                                &destinationStride)
                         }
                     }
                 }
             }
         }
-        guard rows == CInt(outHeight) else { throw ThumbnailFailure("libswscale could not convert its frame") }
+        guard rows == CInt(outHeight) else {
+            throw ThumbnailFailure("libswscale could not convert its frame")
+        }
         let image = pixels.withUnsafeBytes {
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, CInt(outWidth), CInt(outHeight), 3, VIPS_FORMAT_UCHAR)
+            vips_image_new_from_memory_copy(
+                $0.baseAddress, $0.count, CInt(outWidth), CInt(outHeight), 3, VIPS_FORMAT_UCHAR)
         }
         guard let image else { throw VipsErrors.take("take the frame") }
         return VipsImageHandle(image)

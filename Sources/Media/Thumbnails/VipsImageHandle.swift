@@ -15,7 +15,8 @@ final class VipsImageHandle {
 
     /// Runs a libvips operation that makes a new image from this one.
     func derive(
-        _ what: String, _ operation: (UnsafeMutablePointer<VipsImage>, inout UnsafeMutablePointer<VipsImage>?) -> CInt
+        _ what: String,
+        _ operation: (UnsafeMutablePointer<VipsImage>, inout UnsafeMutablePointer<VipsImage>?) -> CInt
     ) throws(ThumbnailFailure) -> VipsImageHandle {
         var out: UnsafeMutablePointer<VipsImage>?
         guard operation(image, &out) == 0, let out else { throw VipsErrors.take(what) }

@@ -65,7 +65,8 @@ struct ThumbCommand: Command {
     ) -> Int32 {
         do {
             guard let asset = try library.asset(matching: reference) else {
-                context.fail("'\(reference.display)' is not an asset of this library; 'photofiler list' shows them.")
+                context.fail(
+                    "'\(reference.display)' is not an asset of this library; 'photofiler list' shows them.")
                 return 1
             }
             let store = try ThumbnailStore(library: library, desktop: desktop)
@@ -81,14 +82,17 @@ struct ThumbCommand: Command {
         } catch let error as ThumbnailError {
             context.fail(error.description)
         } catch let error as SystemError {
-            context.fail("The thumbnail could not be written (\(error)); check the folder and its permissions.")
+            context.fail(
+                "The thumbnail could not be written (\(error)); check the folder and its permissions.")
         } catch {
             context.fail("\(error)")
         }
         return 1
     }
 
-    private func makeAll(_ library: PhotoLibrary, desktop: DesktopThumbnailCache?, _ context: Context) -> Int32 {
+    private func makeAll(_ library: PhotoLibrary, desktop: DesktopThumbnailCache?, _ context: Context)
+        -> Int32
+    {
         let batch = ThumbnailBatch(
             layout: library.layout, desktop: desktop, workers: ProcessInfo.processInfo.activeProcessorCount)
         let line = ProgressLine(onTerminal: isatty(2) == 1)

@@ -12,7 +12,8 @@ struct DecodedPicture {
     var strings: [String: String]
 
     init(_ bytes: [UInt8], metadata keys: [String] = []) throws {
-        let image = try #require(bytes.withUnsafeBytes { photofiler_vips_load_buffer($0.baseAddress, $0.count) })
+        let image = try #require(
+            bytes.withUnsafeBytes { photofiler_vips_load_buffer($0.baseAddress, $0.count) })
         defer { g_object_unref(UnsafeMutableRawPointer(image)) }
         width = Int(vips_image_get_width(image))
         height = Int(vips_image_get_height(image))
@@ -24,7 +25,9 @@ struct DecodedPicture {
         strings = [:]
         for key in keys {
             var value: UnsafePointer<CChar>?
-            if vips_image_get_string(image, key, &value) == 0, let value { strings[key] = String(cString: value) }
+            if vips_image_get_string(image, key, &value) == 0, let value {
+                strings[key] = String(cString: value)
+            }
         }
     }
 

@@ -14,7 +14,9 @@ struct ThumbnailMakerTests {
 
     /// Makes `renditions` of a corpus file the way the library does: the reader's
     /// description picks the source.
-    static func make(_ file: String, _ renditions: [ThumbnailRendition]) throws -> (MediaInfo, [EncodedThumbnail]) {
+    static func make(_ file: String, _ renditions: [ThumbnailRendition]) throws -> (
+        MediaInfo, [EncodedThumbnail]
+    ) {
         let path = Corpus.path(file)
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
@@ -85,8 +87,11 @@ struct ThumbnailMakerTests {
     }
 
     @Test func desktopPNGsAreRGBAWithTheirTextChunks() throws {
-        let text = [PNGText(key: "Thumb::URI", value: "file:///x/y.jpg"), PNGText(key: "Thumb::MTime", value: "12")]
-        let (_, made) = try Self.make("Landscape_6.jpg", [ThumbnailRendition(edge: 128, encoding: .png(text: text))])
+        let text = [
+            PNGText(key: "Thumb::URI", value: "file:///x/y.jpg"), PNGText(key: "Thumb::MTime", value: "12"),
+        ]
+        let (_, made) = try Self.make(
+            "Landscape_6.jpg", [ThumbnailRendition(edge: 128, encoding: .png(text: text))])
         let png = try DecodedPicture(
             made[0].bytes, metadata: ["png-comment-0-Thumb::URI", "png-comment-1-Thumb::MTime"])
         #expect(Array(made[0].bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
@@ -106,14 +111,17 @@ struct ThumbnailMakerTests {
         let fd = try Sys.openForReading(folder.file("noise"))
         defer { fd.close() }
         #expect(throws: ThumbnailFailure.self) {
-            try ThumbnailMaker().make(fd, size: 4096, ThumbnailRequest(source: .image, renditions: [.jpeg(256)]))
-        }
-        #expect(throws: ThumbnailFailure.self) {
-            try ThumbnailMaker().make(fd, size: 4096, ThumbnailRequest(source: .video(rotation: 0), renditions: [.jpeg(256)]))
+            try ThumbnailMaker().make(
+                fd, size: 4096, ThumbnailRequest(source: .image, renditions: [.jpeg(256)]))
         }
         #expect(throws: ThumbnailFailure.self) {
             try ThumbnailMaker().make(
-                fd, size: 4096, ThumbnailRequest(source: .cameraPreview(orientation: 1), renditions: [.jpeg(256)]))
+                fd, size: 4096, ThumbnailRequest(source: .video(rotation: 0), renditions: [.jpeg(256)]))
+        }
+        #expect(throws: ThumbnailFailure.self) {
+            try ThumbnailMaker().make(
+                fd, size: 4096,
+                ThumbnailRequest(source: .cameraPreview(orientation: 1), renditions: [.jpeg(256)]))
         }
     }
 

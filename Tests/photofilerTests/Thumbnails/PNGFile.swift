@@ -12,7 +12,8 @@ struct PNGFile {
 
     init(_ bytes: [UInt8]) throws {
         try #require(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "not a PNG")
-        let image = try #require(bytes.withUnsafeBytes { photofiler_vips_load_buffer($0.baseAddress, $0.count) })
+        let image = try #require(
+            bytes.withUnsafeBytes { photofiler_vips_load_buffer($0.baseAddress, $0.count) })
         defer { g_object_unref(UnsafeMutableRawPointer(image)) }
         width = Int(vips_image_get_width(image))
         height = Int(vips_image_get_height(image))

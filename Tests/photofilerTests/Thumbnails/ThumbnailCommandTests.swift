@@ -64,7 +64,8 @@ struct ThumbnailCommandTests {
                     #expect((png.width, png.height) == (8, 8))
                     continue
                 }
-                let (width, height) = Self.displayed[name] ?? (asset["width"] as! Int, asset["height"] as! Int)
+                let (width, height) =
+                    Self.displayed[name] ?? (asset["width"] as! Int, asset["height"] as! Int)
                 #expect(max(png.width, png.height) == min(edge, max(width, height)), "\(name) at \(edge)")
                 #expect(abs(png.width * height - png.height * width) <= max(width, height), "\(name) aspect")
             }
