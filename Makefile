@@ -16,7 +16,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
 BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
-.PHONY: deps build release run demo test bench install uninstall format clean
+.PHONY: deps build release run demo test bench contact-sheet install uninstall format clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -62,6 +62,22 @@ bench: deps
 	$(SWIFT) build -c release --product photofiler
 	$(SWIFT) build -c release --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
+
+# The README's contact sheet: the corpus filed into a scratch library, its own 256 px
+# thumbnails (made by `save`, written by `thumb`) joined by libvips' `vips arrayjoin`.
+CORPUS ?= $(firstword $(wildcard ../shared/corpus ../../shared/corpus ../../../shared/corpus))
+CONTACT_SHEET = docs/contact-sheet.jpg
+contact-sheet: release
+	@test -n "$(CORPUS)" || { echo "No corpus: give CORPUS=DIR (the shared corpus folder)"; exit 1; }
+	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	files=$$(find $(CORPUS) -maxdepth 1 -type f ! -name MANIFEST.tsv ! -name README.md | sort); \
+	XDG_CACHE_HOME=$$scratch/cache .build/release/photofiler save --library $$scratch/library $$files > $$scratch/ids; \
+	tiles=""; for id in $$(cat $$scratch/ids); do \
+		.build/release/photofiler thumb $$id --library $$scratch/library -o $$scratch/$$id.png && tiles="$${tiles:+$$tiles }$$scratch/$$id.png"; \
+	done; \
+	mkdir -p $(dir $(CONTACT_SHEET)); \
+	vips arrayjoin "$$tiles" "$(CONTACT_SHEET)[Q=85,strip]" --across 6 --shim 8 --halign centre --valign centre --background 255 && \
+	echo "Wrote $(CONTACT_SHEET): $$(echo $$tiles | wc -w) thumbnails ($$(echo $$files | xargs -n1 basename | tr '\n' ' '))"
 
 install: release
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
