@@ -6,11 +6,22 @@
 
 /// Decodes from `source` straight to a picture that fits in `edge` × `edge`:
 /// shrink-on-load (a JPEG decoded at 1/8, a HEIC through its own scaling), EXIF
-/// orientation applied, the first page of an animation, never enlarged, converted
-/// to sRGB (CMYK through libvips' built-in profile when the file has none).
-static inline int photofiler_vips_thumbnail_source(VipsSource *source, VipsImage **out, int edge) {
-    return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, "export_profile",
-                                 "srgb", NULL);
+/// orientation applied, the first page of an animation, never enlarged, in sRGB
+/// (CMYK through libvips' built-in profile when the file has none). With
+/// `through_profile`, the file's embedded ICC profile converts it to sRGB; that
+/// costs an lcms transform (about 40 ms a picture here), so the caller asks for it
+/// only when the file has a profile.
+static inline int photofiler_vips_thumbnail_source(VipsSource *source, VipsImage **out, int edge,
+                                                   int through_profile) {
+    if (through_profile)
+        return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN,
+                                     "export_profile", "srgb", NULL);
+    return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+/// Opens a picture's header from `source` (no pixels are decoded).
+static inline VipsImage *photofiler_vips_open_source(VipsSource *source) {
+    return vips_image_new_from_source(source, "", NULL);
 }
 
 /// As above, from bytes in memory (a camera file's embedded preview).
@@ -47,7 +58,7 @@ static inline int photofiler_vips_add_alpha(VipsImage *in, VipsImage **out) {
 
 /// A baseline JPEG at `quality`, metadata stripped, into a buffer freed with g_free.
 static inline int photofiler_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *count, int quality) {
-    return vips_jpegsave_buffer(in, bytes, count, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+    return vips_jpegsave_buffer(in, bytes, count, "Q", quality, "strip", TRUE, NULL);
 }
 
 /// A PNG at zlib level `compression`. Not stripped: libvips writes each

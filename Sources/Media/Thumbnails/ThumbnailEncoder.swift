@@ -50,6 +50,10 @@ enum ThumbnailEncoder {
         var count = 0
         guard body(&bytes, &count) == 0, let bytes else { throw VipsErrors.take(what) }
         defer { g_free(bytes) }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+        // One copy in bulk (a generic Sequence copy goes byte by byte: a fifth of all time).
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress?.update(from: bytes.assumingMemoryBound(to: UInt8.self), count: count)
+            initialized = count
+        }
     }
 }

@@ -47,18 +47,32 @@ package struct ThumbnailMaker {
     }
 
     private func decodeImage(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+        let throughProfile = try hasProfile(fd)
         // libvips reads through its own dup of the descriptor.
         guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
             throw VipsErrors.take("read the file")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(source)) }
         var out: UnsafeMutablePointer<VipsImage>?
-        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge)) == 0, let out else {
+        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), throughProfile ? 1 : 0) == 0, let out
+        else {
             throw VipsErrors.take("decode it")
         }
         // The pixels are computed lazily: make them now, while the source is open,
         // and once for every rendition made from them.
         return try VipsImageHandle(out).inMemory()
+    }
+
+    /// Whether the file embeds an ICC profile (a Display P3 iPhone picture, an
+    /// Adobe RGB export): a header read, no pixels.
+    private func hasProfile(_ fd: FileDescriptor) throws(ThumbnailFailure) -> Bool {
+        guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
+            throw VipsErrors.take("read the file")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+        guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
+        defer { g_object_unref(UnsafeMutableRawPointer(header)) }
+        return vips_image_get_typeof(header, "icc-profile-data") != 0
     }
 
     /// `picture` scaled down so that its longest edge is `edge`; itself when it already fits.
