@@ -4,19 +4,29 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
 # Where systemd looks for user units: $(PREFIX)/lib/systemd/user for a system-wide
 # install; ~/.local/share/systemd/user for PREFIX=~/.local.
 SYSTEMD_USER_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.local/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
+# Release builds carry the Swift runtime and Foundation inside the binary, so an
+# installed photofiler needs only Debian's libraries (and the package can say which).
+RELEASE = -c release --static-swift-stdlib
+# The version is written once, in the source.
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/System/Version.swift)
+# Build and test needs; scdoc makes the man pages, dpkg-dev the package, and bash,
+# zsh and fish run the completion tests.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools \
+	scdoc dpkg-dev zsh fish
+MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
 # Debian's own bookworm-backports suite can, under the same libvips 8.14.
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
 BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
-.PHONY: deps build release run demo test bench contact-sheet install uninstall format clean
+.PHONY: deps build release run demo test bench contact-sheet man install deb uninstall format clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -45,30 +55,30 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler
 
 run: release
 	examples/run.sh
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip SystemFaultTests
+	# CatalogBenchmark is a timing, not a test: PHOTOFILER_BENCHMARK=1 swift test --filter CatalogBenchmark.
+	$(SWIFT) test --skip-build --skip SystemFaultTests --skip CatalogBenchmark
 	# Mounts and sysctls: on their own, after the rest (they need root; skipped otherwise).
 	$(SWIFT) test --skip-build --filter SystemFaultTests
 
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
 bench: deps
-	$(SWIFT) build -c release --product photofiler
-	$(SWIFT) build -c release --product photofiler-bench
+	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
 
 # The README's contact sheet: the corpus filed into a scratch library, its own 256 px
 # thumbnails (made by `save`, written by `thumb`) joined by libvips' `vips arrayjoin`.
-CORPUS ?= $(firstword $(wildcard ../shared/corpus ../../shared/corpus ../../../shared/corpus))
+CORPUS ?= Tests/Fixtures/corpus
 CONTACT_SHEET = docs/contact-sheet.jpg
 contact-sheet: release
-	@test -n "$(CORPUS)" || { echo "No corpus: give CORPUS=DIR (the shared corpus folder)"; exit 1; }
 	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
 	files=$$(find $(CORPUS) -maxdepth 1 -type f ! -name MANIFEST.tsv ! -name README.md | sort); \
 	XDG_CACHE_HOME=$$scratch/cache .build/release/photofiler save --library $$scratch/library $$files > $$scratch/ids; \
@@ -79,18 +89,49 @@ contact-sheet: release
 	vips arrayjoin "$$tiles" "$(CONTACT_SHEET)[Q=85,strip]" --across 6 --shim 8 --halign centre --valign centre --background 255 && \
 	echo "Wrote $(CONTACT_SHEET): $$(echo $$tiles | wc -w) thumbnails ($$(echo $$files | xargs -n1 basename | tr '\n' ' '))"
 
-install: release
+# The manual: photofiler(1) and photofiler.conf(5), from docs/*.scd.
+man: deps $(MANPAGES)
+
+.build/man/%: docs/%.scd
+	@mkdir -p .build/man
+	scdoc < $< > $@
+
+install: release man
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
 	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
+	install -D -m 0644 .build/man/photofiler.1 $(DESTDIR)$(MANDIR)/man1/photofiler.1
+	install -D -m 0644 .build/man/photofiler.conf.5 $(DESTDIR)$(MANDIR)/man5/photofiler.conf.5
+	install -D -m 0644 completions/photofiler.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photofiler
+	install -D -m 0644 completions/_photofiler $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_photofiler
+	install -D -m 0644 completions/photofiler.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photofiler.fish
+
+# photofiler_X.Y.Z_amd64.deb: `make install` into a staging tree for /usr, man pages
+# gzipped as Debian does, Depends: worked out by dpkg-shlibdeps from the binary.
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB = photofiler_$(VERSION)_$(DEB_ARCH).deb
+DEB_ROOT = .build/deb/root
+deb: release man
+	rm -rf .build/deb
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr SYSTEMD_USER_DIR=/usr/lib/systemd/user
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler
+	gzip -9n $(DEB_ROOT)/usr/share/man/man1/photofiler.1 $(DEB_ROOT)/usr/share/man/man5/photofiler.conf.5
+	mkdir -p $(DEB_ROOT)/DEBIAN .build/deb/debian
+	VERSION=$(VERSION) ARCH=$(DEB_ARCH) packaging/control.sh $(DEB_ROOT) > $(DEB_ROOT)/DEBIAN/control
+	dpkg-deb --build --root-owner-group $(DEB_ROOT) $(DEB)
+	@dpkg-deb --info $(DEB) | sed -n '/Package:/,$$p'
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
+	rm -f $(DESTDIR)$(MANDIR)/man1/photofiler.1 $(DESTDIR)$(MANDIR)/man5/photofiler.conf.5
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photofiler
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_photofiler
+	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photofiler.fish
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build
+	rm -rf .build photofiler_*.deb

@@ -55,9 +55,10 @@ public struct Configuration: Hashable, Sendable {
         inbox.link ?? link ?? .hard
     }
 
-    /// Whether one inbox keeps its files: `--keep`, else its own `keep`, else move.
-    public func effectiveKeep(for inbox: InboxConfiguration) -> Bool {
-        keep ?? inbox.keep ?? false
+    /// Whether one inbox keeps its files: `--keep`, else its own `keep`, else keep
+    /// when a sync engine owns its folder (`SyncEngine`), else move.
+    public func effectiveKeep(for inbox: InboxConfiguration, syncedBy engine: SyncEngine? = nil) -> Bool {
+        keep ?? inbox.keep ?? (engine != nil)
     }
 
     /// These settings (the file's) with `flags` laid over them: every setting the

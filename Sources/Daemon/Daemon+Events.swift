@@ -94,6 +94,7 @@ extension Daemon {
         }
         if !inboxEvents.isEmpty { debounce.apply(inboxEvents) }
         if !found.isEmpty { debounce.found(found) }
+        stateChanged()
     }
 
     package func inboxRoot(for path: BytePath) -> BytePath? {

@@ -60,20 +60,23 @@ extension Daemon {
         // The group is durable now: its thumbnails may be made, once filing has nothing in hand.
         thumbnails?.add(results.compactMap(\.needsThumbnails), filingBusy: !work.isEmpty || inspecting)
         if var backlog = progress {
-            if let line = backlog.advance(by: group.count, now: Self.seconds()) { log.info(line) }
+            if let snapshot = backlog.advance(by: group.count, now: Self.seconds()) {
+                log.info(snapshot.line("Start-up backlog"))
+            }
             progress = backlog.isComplete ? nil : backlog
         }
         if work.count > 0 && work.count % 500 == 0 { notifier.status(statusLine()) }
         if work.isEmpty && !inspecting { notifier.status(statusLine()) }
+        stateChanged()
     }
 
     /// What filing `path` means, from its inbox's settings; nil when it is no longer to be filed.
     package func request(for path: BytePath) -> FilingRequest? {
         guard let root = inboxRoot(for: path), let inbox = inboxes[root] else { return nil }
-        if TemporaryName.matches(path) { return nil }
+        if TemporaryName.matches(path) || TemporaryName.isInHiddenFolder(path, below: root) { return nil }
         return FilingRequest(
             source: path, album: inbox.name, origin: inbox.name.value,
-            mode: configuration.effectiveKeep(for: inbox) ? .keep : .move,
+            mode: keeps(inbox) ? .keep : .move,
             link: configuration.effectiveLink(for: inbox))
     }
 

@@ -102,6 +102,8 @@ extension Daemon {
                 if (try? Sys.statusIfExists(root)) ?? nil != nil { count += watchInbox(root) }
                 continue
             }
+            // A sync engine set up on the folder since it was last looked at.
+            if let inbox = inboxes[root] { detectSyncEngine(inbox) }
             let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
             count += files.count
             debounce.found(files)

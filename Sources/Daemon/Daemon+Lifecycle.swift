@@ -15,6 +15,7 @@ extension Daemon {
         inspectionCancelled.store(true, ordering: .relaxed)
         inspectionQueue.sync {}
         thumbnails?.stop()
+        DaemonState.withdraw(in: library.layout)
         log.info(
             "Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start."
         )
@@ -24,7 +25,10 @@ extension Daemon {
     package func reload() {
         dispatchPrecondition(condition: .onQueue(queue))
         notifier.reloading()
-        defer { notifier.ready(status: statusLine()) }
+        defer {
+            stateChanged()
+            notifier.ready(status: statusLine())
+        }
         let fresh: Configuration
         do {
             fresh = try reloadConfiguration()

@@ -22,6 +22,9 @@ public final class Daemon: @unchecked Sendable {
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
     /// also held to a quarter of the descriptor limit (`ulimit -n`).
     package static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
+    /// Start-up backlogs (files that arrived while the daemon was down) smaller than
+    /// this are filed without progress lines.
+    static let backlogProgressThreshold = 300
     /// How often Recently Deleted is purged while running.
     package static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 
@@ -63,11 +66,15 @@ public final class Daemon: @unchecked Sendable {
     package var stopping = false
     package var filedCount = 0
     /// Set while a large start-up backlog is being filed.
-    package var progress: BacklogProgress?
+    package var progress: WorkProgress?
     package var lastError: String?
     package let lock: DaemonLock
     /// Thumbnails of what was filed, made on a background thread of their own.
     package var thumbnails: ThumbnailQueue?
+    /// Inbox roots that a sync engine owns (Daemon+SyncEngines).
+    var syncEngines: [BytePath: SyncEngine] = [:]
+    /// The state `photofiler status` reads (Daemon+State).
+    var publication = StatePublication()
 
     public init(
         library: PhotoLibrary, configuration: Configuration, lock: DaemonLock, log: Logger,
@@ -145,16 +152,17 @@ public final class Daemon: @unchecked Sendable {
         let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(
             separator: ", ")
         log.info(
-            "Ready: watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
+            "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
         thumbnails = ThumbnailQueue(
             layout: layout, desktop: Configuration.desktopThumbnailCache(configuration), log: log)
         thumbnails?.start()
+        publishState()
         notifier.ready(status: statusLine())
-        if found >= BacklogProgress.threshold {
+        if found >= Self.backlogProgressThreshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
-            progress = BacklogProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
+            progress = WorkProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
         }
     }
 
@@ -178,6 +186,8 @@ public final class Daemon: @unchecked Sendable {
         do {
             try watcher.watch(directory: root, excluding: [library.layout.root])
             missingInboxes.remove(root)
+            publication.failedInboxes.remove(root)
+            if let inbox = inboxes[root] { detectSyncEngine(inbox) }
             let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
             if files.count > 300 {
                 log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
@@ -188,7 +198,10 @@ public final class Daemon: @unchecked Sendable {
             if (try? Sys.statusIfExists(root)) == nil {
                 missingInboxes.insert(root)
                 watchParentForReappearance(root)
+            } else {
+                publication.failedInboxes.insert(root)
             }
+            lastError = "\(error)"
             log.error("\(error)")
             return 0
         }

@@ -70,7 +70,13 @@ public final class DaemonLock: Sendable {
 
     /// Locks and writes our pid; false when another open file holds the lock.
     private static func claim(_ fd: FileDescriptor, pid: Int32, path: BytePath) throws(SystemError) -> Bool {
-        guard try fd.tryLockExclusive() else { return false }
+        // A few tries: `photofiler status` holds a shared lock for a moment when it asks.
+        var locked = try fd.tryLockExclusive()
+        for _ in 0..<5 where !locked {
+            usleep(10_000)
+            locked = try fd.tryLockExclusive()
+        }
+        guard locked else { return false }
         try Sys.check("ftruncate", path) { ftruncate(fd.rawValue, 0) }
         let text = Array("\(pid)\n".utf8)
         do {

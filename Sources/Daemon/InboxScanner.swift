@@ -18,7 +18,7 @@ package struct InboxScanner {
             var kind = entry.kind
             if kind == .unknown { kind = (try? Sys.status(path))?.kind ?? .unknown }
             switch kind {
-            case .directory: folders.append(path)
+            case .directory: if entry.name.bytes.first != UInt8(ascii: ".") { folders.append(path) }
             case .regular: if !TemporaryName.matches(path) { files.append(path) }
             default: continue
             }

@@ -20,14 +20,18 @@ extension PhotoLibrary {
     }
 
     /// Compares catalog and disk (every roll file hashed); with `repair`, clears the
-    /// temporary folder and makes the catalog match the disk.
-    public func check(repair: Bool) throws(FilingError) -> CheckReport {
-        let differences = try reconciler.differences(verifyHashes: true)
+    /// temporary folder and makes the catalog match the disk. `hashing` and
+    /// `adopting` are told how far the two long steps are (done, total).
+    public func check(
+        repair: Bool, hashing: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        adopting: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(FilingError) -> CheckReport {
+        let differences = try reconciler.differences(verifyHashes: true, progress: hashing)
         guard repair else {
             return CheckReport(differences: differences, repaired: nil, remaining: differences)
         }
         _ = try reconciler.removeTemporaryFiles()
-        let mended = try reconciler.repair(differences)
+        let mended = try reconciler.repair(differences, progress: adopting)
         let left = try reconciler.differences(verifyHashes: false)
         return CheckReport(differences: differences, repaired: mended, remaining: left)
     }

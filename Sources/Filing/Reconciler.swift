@@ -15,14 +15,19 @@ public struct Reconciler {
 
     public init(filer: Filer) { self.filer = filer }
 
-    /// Every difference, in a stable order. `verifyHashes` reads every roll file.
-    public func differences(verifyHashes: Bool) throws(FilingError) -> [Difference] {
+    /// Every difference, in a stable order. `verifyHashes` reads every roll file;
+    /// `progress` is told how many of the live assets are compared (done, total).
+    public func differences(
+        verifyHashes: Bool, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(FilingError) -> [Difference] {
         var result: [Difference] = []
         let disk = try rollFiles()
         let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
         var recorded = Set<BytePath>()
+        let live = progress == nil ? 0 : assets.count { !$0.isDeleted }
         for asset in assets where !asset.isDeleted {
             recorded.insert(asset.rollPath)
+            progress?(recorded.count, live)
             guard let status = disk[asset.rollPath] else {
                 result.append(.missingRollFile(asset: asset.id, rollPath: asset.rollPath))
                 continue
@@ -46,16 +51,23 @@ public struct Reconciler {
         return result
     }
 
-    /// Makes the catalog match the disk for each difference; returns how many were mended.
+    /// Makes the catalog match the disk for each difference; returns how many were
+    /// mended. `progress` is told how many roll files without a row are adopted (done, total).
     @discardableResult
-    public func repair(_ differences: [Difference]) throws(FilingError) -> Int {
+    public func repair(
+        _ differences: [Difference], progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(FilingError) -> Int {
         let lifecycle = AssetLifecycle(filer: filer)
         var mended = 0
         // Files without rows first: one may be a live asset's file moved within the Roll.
         var adopted = 0
-        for difference in differences {
-            guard case .rollFileWithoutRow(let rollPath) = difference else { continue }
+        let orphans = differences.compactMap { difference -> BytePath? in
+            guard case .rollFileWithoutRow(let rollPath) = difference else { return nil }
+            return rollPath
+        }
+        for (index, rollPath) in orphans.enumerated() {
             if try adopt(rollPath) { adopted += 1 }
+            progress?(index + 1, orphans.count)
         }
         mended += adopted
         var remaining = differences

@@ -53,6 +53,12 @@ public final class DebounceTimer: @unchecked Sendable {
         return debouncer.pendingCount
     }
 
+    /// The paths waiting to settle.
+    public var pendingPaths: [BytePath] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return debouncer.pendingPaths
+    }
+
     /// Feeds watcher events (see `Debouncer.apply`).
     public func apply(_ events: [WatchEvent]) {
         dispatchPrecondition(condition: .onQueue(queue))

@@ -36,6 +36,9 @@ public struct Debouncer: Sendable {
     /// Number of paths waiting for their deadline.
     public var pendingCount: Int { pending.count }
 
+    /// The paths waiting to settle (for `status`'s files waiting per inbox).
+    public var pendingPaths: [BytePath] { Array(pending.keys) }
+
     /// The earliest deadline among pending paths (when to wake next); nil when idle.
     public var nextDeadline: UInt64? {
         mutating get {

@@ -10,14 +10,28 @@ public enum TemporaryName {
 
     /// True when the last component of `path` is a temporary or hidden name
     /// (`*.part`, `*.crdownload`, `*.tmp`, `*.download`, `.*`, `~*`; suffixes
-    /// compared ignoring ASCII case, since Windows-made names vary).
+    /// compared ignoring ASCII case, since Windows-made names vary), or a sync
+    /// engine's (Syncthing's `.syncthing.*.tmp` and `~syncthing~*.tmp`, the
+    /// Nextcloud client's `*.~*`).
     public static func matches(_ path: BytePath) -> Bool {
         let name = path.lastComponent.bytes
         guard let first = name.first else { return true }
         if first == UInt8(ascii: ".") || first == UInt8(ascii: "~") { return true }
+        if zip(name, name.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: "~") })
+        {
+            return true
+        }
         let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return suffixes.contains { suffix in
             lowered.count > suffix.count && lowered.suffix(suffix.count).elementsEqual(suffix)
         }
+    }
+
+    /// True when `path` lies in a hidden folder below `root` (Syncthing's
+    /// `.stversions/`, a desktop's `.Trash-1000/`): old versions and deleted
+    /// files, never new pictures.
+    public static func isInHiddenFolder(_ path: BytePath, below root: BytePath) -> Bool {
+        let inner = path.components.dropLast().dropFirst(root.components.count)
+        return inner.contains { $0.bytes.first == UInt8(ascii: ".") }
     }
 }

@@ -20,16 +20,26 @@ let overview = """
       favorite   mark assets as favorites (unfavorite to unmark)
       check      compare catalog and disk (--repair to fix the catalog)
       thumb      write an asset's thumbnail, or make every missing one (--all)
+      status     is a daemon running on this library, and what is it doing
+      help       'photofiler help COMMAND' is 'photofiler COMMAND --help'
 
     Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
+    'photofiler --version' prints the version; 'man photofiler' is the manual.
     """
 
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, ThumbCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, StatusCommand.self,
+        ThumbCommand.self,
     ]
-    let raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
+    var raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
+    if raw.first?.display == "--version" {
+        print("photofiler \(PhotoFilerVersion.current)")
+        return 0
+    }
+    // `photofiler help COMMAND` is `photofiler COMMAND --help`.
+    if raw.first?.display == "help", raw.count == 2 { raw = [raw[1], BytePath("--help")] }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"
     else {
         print(overview)

@@ -1,3 +1,4 @@
+import PhotoFilerCatalog
 import PhotoFilerSystem
 
 /// Where an asset's thumbnails are under `.photofiler/thumbnails/`: a folder per
@@ -26,6 +27,11 @@ public struct ThumbnailFiles: Sendable {
     public func isPending(hash: String) -> Bool {
         let missing = ThumbnailSize.allCases.contains { existingPath(hash: hash, size: $0) == nil }
         return missing && (try? Sys.statusIfExists(failureMarker(hash: hash))) ?? nil == nil
+    }
+
+    /// How many assets in the library have thumbnails still to make (`status`).
+    public func pendingCount(in catalog: Catalog) throws(CatalogError) -> Int {
+        try catalog.liveAssetHashes().count { isPending(hash: $0.hash) }
     }
 
     /// The reason a previous attempt gave, when the content is known to be undecodable.

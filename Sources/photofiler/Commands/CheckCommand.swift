@@ -2,23 +2,34 @@
 struct CheckCommand: Command {
     static let name = "check"
     static let help = """
-        usage: photofiler check [--repair] [--library DIR] [--json]
+        usage: photofiler check [--repair] [--quiet] [--library DIR] [--json]
         Compares the catalog with the files on disk (every roll file is hashed). Exit 0 when they agree;
         exit 1 listing each difference, one a line. With --repair, makes the catalog match the disk.
+        Long work shows a progress bar on a terminal, plain lines on stderr otherwise (none with --quiet).
         """
 
     let repair: Bool
+    let quiet: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         repair = arguments.flag("--repair")
+        quiet = arguments.flag("--quiet")
         let extra = try arguments.operands()
         if !extra.isEmpty { throw UsageError("'check' takes no operands; see 'photofiler check --help'.") }
     }
 
     func run(_ context: Context) -> Int32 {
         guard let library = context.openLibrary() else { return 1 }
+        let style = ProgressDisplay.style(json: context.json, quiet: quiet)
         do {
-            let report = try library.check(repair: repair)
+            let hashing = ProgressTracker("Checking", unit: "roll file", style: style)
+            let adopting = ProgressTracker("Adopting", unit: "roll file", style: style)
+            defer {
+                hashing.finish()
+                adopting.finish()
+            }
+            let report = try library.check(
+                repair: repair, hashing: hashing.advance, adopting: adopting.advance)
             if let mended = report.repaired {
                 for difference in report.remaining { Output.line(difference.description) }
                 if context.json { Output.json(["repaired": mended, "remaining": report.remaining.count]) }

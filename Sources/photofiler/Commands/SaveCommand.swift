@@ -7,18 +7,21 @@ import PhotoFilerSystem
 struct SaveCommand: Command {
     static let name = "save"
     static let help = """
-        usage: photofiler save [--album NAME] [--move] [--link hard|symbolic] [--library DIR] [--json] FILE…
+        usage: photofiler save [--album NAME] [--move] [--link hard|symbolic] [--quiet] [--library DIR] [--json] FILE…
         Files each FILE into the library now, the way the daemon would, and prints each asset id.
         The files stay where they are unless --move is given. Exit 1 if any file could not be filed.
+        Long work shows a progress bar on a terminal, plain lines on stderr otherwise (none with --quiet).
         """
 
     let album: AlbumName?
     let move: Bool
     let link: LinkKind
     let files: [BytePath]
+    let quiet: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         album = try parseAlbumName(try arguments.value("--album"))
+        quiet = arguments.flag("--quiet")
         move = arguments.flag("--move")
         link = try arguments.choice("--link", LinkKind.self) ?? .hard
         files = try arguments.operands()
@@ -30,7 +33,11 @@ struct SaveCommand: Command {
         var status: Int32 = 0
         var results: [AssetJSON] = []
         var filed: [AssetRecord] = []
+        let progress = ProgressDisplay(
+            "Saving", total: files.count, style: ProgressDisplay.style(json: context.json, quiet: quiet))
+        defer { progress.finish() }
         for file in files {
+            defer { progress.advance() }
             let request = FilingRequest(
                 source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
             do {

@@ -9,7 +9,7 @@ import Testing
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem
 
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason))
+@Suite
 struct MediaReaderTests {
     /// Expected subtypes; every other good file has none.
     static let subtypes: [String: [String]] = [
@@ -23,10 +23,12 @@ struct MediaReaderTests {
         "IMG_1064.jpeg": (3024, 4032), "IMG_3539.MOV": (1080, 1920),
     ]
 
-    static var goodFiles: [Corpus.Entry] { Corpus.entries.filter { !$0.file.hasPrefix("bad/") } }
+    static var goodFiles: [CorpusManifest.Entry] {
+        CorpusManifest.entries.filter { !$0.file.hasPrefix("bad/") }
+    }
 
     @Test(arguments: goodFiles)
-    func readsCorpusFile(entry: Corpus.Entry) throws {
+    func readsCorpusFile(entry: CorpusManifest.Entry) throws {
         let reader = try MediaReader(timeZone: .gmt)
         let info = try Corpus.read(Corpus.path(entry.file), with: reader)
         #expect(info.mimeType == entry.mimeType)
@@ -177,8 +179,8 @@ struct MediaReaderTests {
         #expect(info.subtypes == ["screenshot"])  // from the name
     }
 
-    @Test(arguments: Corpus.entries)
-    func hashMatchesManifest(entry: Corpus.Entry) throws {
+    @Test(arguments: CorpusManifest.entries)
+    func hashMatchesManifest(entry: CorpusManifest.Entry) throws {
         let fd = try Sys.openForReading(Corpus.path(entry.file))
         defer { fd.close() }
         #expect(try ContentHasher.hash(fd) == entry.sha256)
@@ -216,7 +218,7 @@ struct MediaReaderTests {
     }
 }
 
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipReason), .serialized)
+@Suite(.serialized)
 struct MediaReaderDetailTests {
     @Test func xmpDateCountsWhenExifHasNone() throws {
         let reader = try MediaReader(timeZone: .gmt)
@@ -230,7 +232,7 @@ struct MediaReaderDetailTests {
         MediaLibraryLog.setSink { message in messages.withLock { $0.append(message) } }
         defer { MediaLibraryLog.setSink(nil) }
         let reader = try MediaReader()
-        for entry in Corpus.entries {
+        for entry in CorpusManifest.entries {
             _ = try? Corpus.read(Corpus.path(entry.file), with: reader)
         }
         // bad_crc.png makes libpng complain through libvips' GLib domain.

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `check [--repair]`: the catalog against the disk, the disk being the truth.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct CheckCommandTests {
     /// `throbber.gif` and `progressive…` in the album QQ, `cmyk…` in no album.
     func library() throws -> TestLibrary {
@@ -86,7 +86,7 @@ struct CheckCommandTests {
             let folder = library.root.appending("Roll/2001/02")
             try Sys.makeDirectories(folder)
             try copyFile(
-                Binary.corpus.appending("polemonium_reptans.jpg"), to: folder.appending("by-hand.jpg"))
+                Fixtures.corpus("polemonium_reptans.jpg"), to: folder.appending("by-hand.jpg"))
             name = "by-hand.jpg"
         case .rollFileChanged:
             var bytes = try readFile(cmyk)

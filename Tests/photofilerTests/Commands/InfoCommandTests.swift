@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `info ID|PATH`: every way of naming one asset gives the same asset.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct InfoCommandTests {
     @Test func idRollPathAndAlbumEntriesGiveTheSameAsset() throws {
         let library = try TestLibrary()

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `rm`, `restore`, `favorite`/`unfavorite`, and a deleted asset's bytes coming back.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct LifecycleCommandTests {
     /// A library with `throbber.gif` in QQ and WeChat, and `cmyk…` in QQ.
     func library() throws -> (TestLibrary, gif: AssetID, jpeg: AssetID) {
@@ -22,7 +22,7 @@ struct LifecycleCommandTests {
 
     @Test func rmMovesToRecentlyDeletedAndRestoreBringsItBack() throws {
         let (library, gif, jpeg) = try library()
-        let hash = try sha256(of: Binary.corpus.appending("throbber.gif"))
+        let hash = try sha256(of: Fixtures.corpus("throbber.gif"))
         let removed = try library.run("rm", String(gif))
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(removed.stderr.isEmpty, "\(removed.stderr)")
@@ -105,8 +105,8 @@ struct LifecycleCommandTests {
         try Sys.makeDirectory(library.inputs.appending("b"))
         let a = library.inputs.appending("a/photo.jpeg")
         let b = library.inputs.appending("b/photo.jpeg")
-        try copyFile(Binary.corpus.appending("cmyk_go_video-001.jpeg"), to: a)
-        try copyFile(Binary.corpus.appending("progressive_go_video-001.jpeg"), to: b)
+        try copyFile(Fixtures.corpus("cmyk_go_video-001.jpeg"), to: a)
+        try copyFile(Fixtures.corpus("progressive_go_video-001.jpeg"), to: b)
         let (hashA, hashB) = (try sha256(of: a), try sha256(of: b))
         let idA = try #require(try library.save([a], album: "QQ").first)
         #expect(try library.run("rm", String(idA)).status == 0)

@@ -8,7 +8,7 @@ import Testing
 ///
 /// Root bypasses file permissions, so as root the binary runs as `nobody` through
 /// `setpriv`; without setpriv the check cannot work as root and is skipped.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct PermissionTests {
     static let setpriv = "/usr/bin/setpriv"
     static let nobody: uid_t = 65534
@@ -43,7 +43,7 @@ struct PermissionTests {
         let folder = try TemporaryFolder()
         _ = folder.path.withCString { chmod($0, 0o755) }
         let input = folder.file("throbber.gif")
-        try copyFile(Binary.corpus.appending("throbber.gif"), to: input)
+        try copyFile(Fixtures.corpus("throbber.gif"), to: input)
         _ = input.withCString { chmod($0, 0o644) }
         return (folder, input)
     }
@@ -88,7 +88,7 @@ struct PermissionTests {
         let first = try Binary.run(
             [
                 "save", "--album", "QQ", "--library", library.display,
-                Binary.corpus.appending("DNG.dng").display,
+                Fixtures.corpus("DNG.dng").display,
             ].map {
                 BytePath($0)
             })

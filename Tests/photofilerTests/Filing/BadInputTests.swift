@@ -6,7 +6,7 @@ import Testing
 
 /// SPEC "Content decides" and "Safe inputs": what is refused is left exactly as it
 /// was, with one clear line naming it; odd but valid names are filed byte for byte.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct BadInputTests {
     /// Runs `save --move --album Inbox FILE` on something that must be refused and checks
     /// the refusal: exit 1, one stderr line naming it, nothing in the Roll or the album.
@@ -52,7 +52,7 @@ struct BadInputTests {
         }
     }
 
-    @Test(arguments: Manifest.bad.map(\.file))
+    @Test(arguments: CorpusManifest.bad.map(\.file))
     func brokenCorpusFileIsRefusedAndUntouched(file: String) throws {
         let library = try TestLibrary()
         let input = try library.input(corpus: file)
@@ -105,7 +105,7 @@ struct BadInputTests {
         let name = BytePath(bytes: Array("caf".utf8) + [0xE9] + Array(".gif".utf8))
         #expect(!name.isValidUTF8)
         let input = try library.input(
-            bytes: try readFile(Binary.corpus.appending("throbber.gif")), name: name)
+            bytes: try readFile(Fixtures.corpus("throbber.gif")), name: name)
         let ids = try library.save([input], album: "Inbox")
         #expect(ids.count == 1)
         let rollFiles = try library.rollFiles()
@@ -137,7 +137,7 @@ struct BadInputTests {
         let library = try TestLibrary()
         let name = BytePath("line\nbreak.jpeg")
         let input = try library.input(
-            bytes: try readFile(Binary.corpus.appending("cmyk_go_video-001.jpeg")), name: name)
+            bytes: try readFile(Fixtures.corpus("cmyk_go_video-001.jpeg")), name: name)
         let ids = try library.save([input], album: "Inbox")
         #expect(ids.count == 1)
         let rollFiles = try library.rollFiles()

@@ -6,7 +6,7 @@ import Testing
 
 /// The whole corpus saved into one album, then read back with `list --json` and
 /// `albums --json`, field by field against MANIFEST.tsv.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct CorpusFilingTests {
     /// A zone with an offset, so that "the machine's zone" is visible in `created`.
     static let environment = ["TZ": "Asia/Shanghai"]
@@ -30,9 +30,9 @@ struct CorpusFilingTests {
 
     @Test func everyGoodFileIsOneAssetWithItsManifestFields() throws {
         let library = try TestLibrary()
-        let entries = Manifest.good
+        let entries = CorpusManifest.good
         try #require(entries.count >= 16)
-        let files = entries.map { Binary.corpus.appending($0.file) }
+        let files = entries.map { Fixtures.corpus($0.file) }
         let saved = try library.run(
             bytes: ["save", "--album", "Camera"] + files, environment: Self.environment)
         #expect(saved.status == 0, "\(saved.stderr)")

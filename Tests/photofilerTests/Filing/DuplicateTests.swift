@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// SPEC "Never lose, never duplicate": byte-identical content is one asset.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct DuplicateTests {
     @Test func sameBytesTwiceIntoOneAlbumIsOneAssetOneFileOneEntry() throws {
         let library = try TestLibrary()
@@ -51,7 +51,7 @@ struct DuplicateTests {
 
     @Test func filesThatDifferByOneByteAreTwoAssets() throws {
         let library = try TestLibrary()
-        var bytes = try readFile(Binary.corpus.appending("throbber.gif"))
+        var bytes = try readFile(Fixtures.corpus("throbber.gif"))
         let original = try library.input(bytes: bytes, name: "a.gif")
         bytes[14] ^= 0x01  // one colour of the global palette
         let changed = try library.input(bytes: bytes, name: "b.gif")
@@ -68,8 +68,8 @@ struct DuplicateTests {
         try Sys.makeDirectory(library.inputs.appending("two"))
         let first = library.inputs.appending("one/photo.jpeg")
         let second = library.inputs.appending("two/photo.jpeg")
-        try copyFile(Binary.corpus.appending("cmyk_go_video-001.jpeg"), to: first)
-        try copyFile(Binary.corpus.appending("progressive_go_video-001.jpeg"), to: second)
+        try copyFile(Fixtures.corpus("cmyk_go_video-001.jpeg"), to: first)
+        try copyFile(Fixtures.corpus("progressive_go_video-001.jpeg"), to: second)
         let ids = try library.save([first], album: "QQ") + library.save([second], album: "QQ")
         #expect(ids.count == 2 && ids[0] != ids[1])
         let assets = try library.list()

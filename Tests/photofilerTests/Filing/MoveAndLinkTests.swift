@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `save --move` and `--link symbolic`.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct MoveAndLinkTests {
     @Test func withoutMoveTheSourceStays() throws {
         let library = try TestLibrary()

@@ -27,19 +27,6 @@ enum Binary {
         return packageRoot.appending(candidates[0])
     }()
 
-    /// The corpus of real camera and phone files beside the project, if present.
-    /// `shared/corpus` beside the package root (the main checkout) or further up (a worktree under `wt/`).
-    static let corpus: BytePath = {
-        var folder = packageRoot.parent
-        for _ in 0..<3 {
-            let candidate = folder.appending("shared/corpus")
-            if (try? Sys.status(candidate.appending("MANIFEST.tsv"))) != nil { return candidate }
-            folder = folder.parent
-        }
-        return packageRoot.parent.appending("shared/corpus")
-    }()
-    static var hasCorpus: Bool { (try? Sys.status(corpus.appending("MANIFEST.tsv"))) != nil }
-
     /// One finished run.
     struct Result {
         var status: Int32

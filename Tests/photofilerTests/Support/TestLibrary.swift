@@ -72,7 +72,7 @@ final class TestLibrary {
     /// A copy of a corpus file in `inputs` (under `name`, else its own name).
     func input(corpus file: String, as name: String? = nil) throws -> BytePath {
         let destination = inputs.appending(name ?? BytePath(file).lastComponent.display)
-        try copyFile(Binary.corpus.appending(file), to: destination)
+        try copyFile(Fixtures.corpus(file), to: destination)
         return destination
     }
 
@@ -109,67 +109,3 @@ func base64Bytes(_ value: Any?) -> [UInt8]? {
     guard let text = value as? String, let data = Data(base64Encoded: text) else { return nil }
     return Array(data)
 }
-
-/// MANIFEST.tsv of the shared corpus, as the end-to-end tests need it.
-enum Manifest {
-    struct Entry: Sendable, CustomTestStringConvertible {
-        var file: String
-        var mimeType: String
-        var dateTimeOriginal: String?
-        /// Stored pixels, as exiftool reports them.
-        var width: Int?
-        var height: Int?
-        /// EXIF orientation named in the notes ("Orientation 6"), else 1.
-        var orientation: Int
-        /// Video rotation named in the notes ("rotation 90"), else 0.
-        var rotation: Int
-        var bytes: Int64
-        var sha256: String
-
-        var isBad: Bool { file.hasPrefix("bad/") }
-        var testDescription: String { file }
-
-        /// Width and height as displayed: orientation 5–8 and a quarter-turn rotation swap them.
-        var displaySize: (Int, Int)? {
-            guard let width, let height else { return nil }
-            let swaps = (5...8).contains(orientation) || rotation % 180 == 90
-            return swaps ? (height, width) : (width, height)
-        }
-    }
-
-    static let entries: [Entry] = {
-        guard let bytes = try? readFile(Binary.corpus.appending("MANIFEST.tsv")) else { return [] }
-        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard !lines.isEmpty else { return [] }
-        let header = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false).map(
-            String.init)
-        func column(_ name: String) -> Int { header.firstIndex(of: name) ?? 0 }
-        let file = column("file"), notes = column("special_for"), date = column("exiftool_DateTimeOriginal")
-        let size = column("exiftool_ImageSize"), mime = column("exiftool_MIMEType")
-        let count = column("bytes"), hash = column("sha256"), declared = column("media_type")
-        return lines.map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let dimensions = fields[size].split(separator: "x").compactMap { Int($0) }
-            return Entry(
-                file: fields[file], mimeType: fields[mime] == "-" ? fields[declared] : fields[mime],
-                dateTimeOriginal: fields[date] == "-" ? nil : fields[date],
-                width: dimensions.count == 2 ? dimensions[0] : nil,
-                height: dimensions.count == 2 ? dimensions[1] : nil,
-                orientation: number(after: "Orientation ", in: fields[notes]) ?? 1,
-                rotation: number(after: "rotation ", in: fields[notes]) ?? 0,
-                bytes: Int64(fields[count]) ?? -1, sha256: fields[hash])
-        }
-    }()
-
-    static var good: [Entry] { entries.filter { !$0.isBad } }
-    static var bad: [Entry] { entries.filter(\.isBad) }
-    static func entry(_ file: String) -> Entry? { entries.first { $0.file == file } }
-
-    private static func number(after marker: String, in text: String) -> Int? {
-        guard let range = text.range(of: marker) else { return nil }
-        return Int(text[range.upperBound...].prefix(while: \.isNumber))
-    }
-}
-
-/// Whether the corpus is present (the tests that need it are skipped otherwise).
-let corpusMissing: Comment = "the shared corpus (../shared/corpus/MANIFEST.tsv) is not present"

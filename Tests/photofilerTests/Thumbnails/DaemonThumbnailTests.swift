@@ -6,7 +6,7 @@ import Testing
 
 /// The daemon makes thumbnails after filing, in the background, and picks up
 /// after a restart what is missing.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct DaemonThumbnailTests {
     @Test func filedAssetsGetThumbnailsAndARestartMakesMissingOnes() throws {
         let scene = try DaemonScene()
@@ -16,7 +16,7 @@ struct DaemonThumbnailTests {
         let arguments = ["--inbox", "QQ=\(inbox.display)", "--settle", "100"]
         var daemon = try DaemonProcess(library: scene.library, arguments: arguments, environment: environment)
         for file in ["IMG_3539.MOV", "Landscape_8.jpg", "IMG_2682.heic"] {
-            try copyFile(Binary.corpus.appending(file), to: scene.staging.appending(file))
+            try copyFile(Fixtures.corpus(file), to: scene.staging.appending(file))
             try Sys.rename(scene.staging.appending(file), to: inbox.appending(file))
         }
         let thumbnails = scene.library.appending(".photofiler/thumbnails")

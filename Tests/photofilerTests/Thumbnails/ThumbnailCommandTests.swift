@@ -10,7 +10,7 @@ import Testing
 
 /// Thumbnails through the built binary: `save` makes them after filing, `thumb`
 /// writes them, the desktop's cache gets its entries, JSON shows the paths.
-@Suite(.enabled(if: Binary.hasCorpus, corpusMissing))
+@Suite
 struct ThumbnailCommandTests {
     /// Sizes as displayed where orientation or rotation turns the stored pixels.
     static let displayed: [String: (Int, Int)] = [
@@ -29,7 +29,7 @@ struct ThumbnailCommandTests {
             library = try TestLibrary()
             cache = library.folder.file("cache")
             let saved = try library.run(
-                bytes: ["save", "--album", "Camera"] + files.map { Binary.corpus.appending($0) },
+                bytes: ["save", "--album", "Camera"] + files.map { Fixtures.corpus($0) },
                 environment: ["XDG_CACHE_HOME": library.folder.file("cache").display])
             try #require(saved.status == 0, "\(saved.stderr)")
             assets = try library.list()
@@ -45,7 +45,7 @@ struct ThumbnailCommandTests {
     }
 
     @Test func everyCorpusFileHasThumbnailsOfItsDisplayedSize() throws {
-        let files = Manifest.good.map(\.file)
+        let files = CorpusManifest.good.map(\.file)
         let saved = try Saved(files)
         #expect(saved.assets.count == files.count)
         for asset in saved.assets {
@@ -105,13 +105,13 @@ struct ThumbnailCommandTests {
         try writeFile(config, Array("[library]\ndesktop-thumbnails = false\n".utf8))
         let cache = library.folder.file("cache")
         let saved = try library.run(
-            bytes: ["save", "--config", config, Binary.corpus.appending("Landscape_1.jpg")],
+            bytes: ["save", "--config", config, Fixtures.corpus("Landscape_1.jpg")],
             environment: ["XDG_CACHE_HOME": cache.display])
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(try Sys.statusIfExists(cache.appending("thumbnails")) == nil)
         #expect(try library.list().first?["thumbnail"] is String)
         let bad = try library.run(
-            bytes: ["save", "--config", config, Binary.corpus.appending("Landscape_1.jpg")],
+            bytes: ["save", "--config", config, Fixtures.corpus("Landscape_1.jpg")],
             environment: ["XDG_CACHE_HOME": cache.display])
         #expect(bad.status == 0)
         try writeFile(config, Array("[library]\ndesktop-thumbnails = maybe\n".utf8))
@@ -144,7 +144,7 @@ struct ThumbnailCommandTests {
         let library = try TestLibrary()
         // A HEIC whose picture data is zeroed: its boxes and metadata are intact, so
         // it is filed, but libheif cannot decode it.
-        var bytes = try readFile(Binary.corpus.appending("libheif_example.heic"))
+        var bytes = try readFile(Fixtures.corpus("libheif_example.heic"))
         var offset = 0
         while offset + 8 <= bytes.count {
             let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }

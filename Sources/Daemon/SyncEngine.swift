@@ -1,0 +1,42 @@
+import PhotoFilerSystem
+
+/// A file-sync program that owns an inbox folder: it mirrors the folder with a
+/// phone, so moving a file out of it deletes the photo on the phone (or, for a
+/// receive-only folder, makes the engine fetch it again, for ever). Such an inbox
+/// is in keep mode unless its config says `keep = false`.
+public enum SyncEngine: String, Sendable, Equatable {
+    case syncthing = "Syncthing"
+    case nextcloud = "the Nextcloud client"
+
+    /// The engine whose marker is in `folder`: Syncthing's `.stfolder`, or the
+    /// Nextcloud (and ownCloud) client's journal `.sync_*.db` / `._sync_*.db`.
+    public static func owning(_ folder: BytePath) -> SyncEngine? {
+        guard let entries = try? Sys.listDirectory(folder) else { return nil }
+        var found: SyncEngine? = nil
+        for entry in entries {
+            let name = entry.name.bytes
+            if name == Array(".stfolder".utf8) { return .syncthing }
+            if isJournal(name) { found = .nextcloud }
+        }
+        return found
+    }
+
+    /// The marker, as the log line names it.
+    public var marker: String {
+        switch self {
+        case .syncthing: return ".stfolder"
+        case .nextcloud: return ".sync_*.db"
+        }
+    }
+
+    private static func isJournal(_ name: [UInt8]) -> Bool {
+        let suffix = Array(".db".utf8)
+        for prefix in [Array(".sync_".utf8), Array("._sync_".utf8)]
+        where name.count > prefix.count + suffix.count && name.starts(with: prefix)
+            && name.suffix(suffix.count).elementsEqual(suffix)
+        {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,21 @@
+import TestSupport
+import Testing
+
+@testable import PhotoFilerSystem
+
+/// The corpus travels with the repository: a clone with nothing beside it runs every test.
+struct FixtureTests {
+    @Test func corpusLivesInTheRepository() throws {
+        #expect(Fixtures.corpus.display.hasSuffix("/Tests/Fixtures/corpus"))
+        #expect(CorpusManifest.good.count >= 16)
+        #expect(CorpusManifest.bad.count >= 4)
+        for file in ["README.md", "LICENSES"] {
+            #expect(try Sys.statusIfExists(Fixtures.corpus(file)) != nil, "\(file) travels with the files")
+        }
+    }
+
+    @Test(arguments: CorpusManifest.entries)
+    func everyManifestRowIsAFileOfItsSize(entry: CorpusManifest.Entry) throws {
+        #expect(try Sys.status(entry.path).size == entry.bytes)
+    }
+}

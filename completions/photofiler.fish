@@ -1,0 +1,58 @@
+# fish completion for photofiler(1): commands, options, their values, and album
+# names from the library's catalog for --album.
+
+# The album names of the library the command line names (--library).
+function __photofiler_albums
+    set -l words (commandline -opc)
+    set -l library
+    for i in (seq (count $words))
+        if test "$words[$i]" = --library; and test $i -lt (count $words)
+            set library --library $words[(math $i + 1)]
+        else if string match -q -- '--library=*' $words[$i]
+            set library $words[$i]
+        end
+    end
+    photofiler albums $library 2>/dev/null | cut -f1
+end
+
+set -l commands watch save albums list info rm restore favorite unfavorite check status thumb help
+complete -c photofiler -f
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a watch -d 'the daemon: watch the inboxes'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a save -d 'file the given files now'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a albums -d 'albums with count and cover'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a list -d 'assets, newest first'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a info -d 'one asset, by id or path'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a rm -d 'to Recently Deleted, or out of an album'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a restore -d 'back from Recently Deleted'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a favorite -d 'mark as favorites'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unfavorite -d 'unmark favorites'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a check -d 'compare catalog and disk'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a status -d 'is a daemon running'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a thumb -d "an asset's thumbnail, or all missing ones"
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a help -d "a command's usage"
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
+complete -c photofiler -n "__fish_seen_subcommand_from help" -a "$commands"
+
+# Every command.
+complete -c photofiler -n "__fish_seen_subcommand_from $commands" -l library -r -F -d 'the library folder'
+complete -c photofiler -n "__fish_seen_subcommand_from $commands" -l json -d 'print JSON on stdout'
+complete -c photofiler -n "__fish_seen_subcommand_from $commands" -l config -r -F -d 'the config file'
+complete -c photofiler -n "__fish_seen_subcommand_from $commands" -l verbose -d 'log more'
+complete -c photofiler -n "__fish_seen_subcommand_from $commands" -l help -d "the command's usage"
+
+complete -c photofiler -n "__fish_seen_subcommand_from watch" -l inbox -x -d 'NAME=DIR: watch DIR for the album NAME'
+complete -c photofiler -n "__fish_seen_subcommand_from watch save" -l link -x -a 'hard symbolic' -d 'how album entries refer to roll files'
+complete -c photofiler -n "__fish_seen_subcommand_from watch" -l settle -x -d 'milliseconds a file must stay unchanged'
+complete -c photofiler -n "__fish_seen_subcommand_from watch" -l rescan -x -d 'minutes between rescans, 0 = never'
+complete -c photofiler -n "__fish_seen_subcommand_from watch" -l keep -d 'leave inbox files in place'
+complete -c photofiler -n "__fish_seen_subcommand_from save list rm" -l album -x -a '(__photofiler_albums)' -d 'an album'
+complete -c photofiler -n "__fish_seen_subcommand_from save" -l move -d 'remove the files once filed'
+complete -c photofiler -n "__fish_seen_subcommand_from save check" -l quiet -d 'no progress lines off a terminal'
+complete -c photofiler -n "__fish_seen_subcommand_from save info" -F
+complete -c photofiler -n "__fish_seen_subcommand_from list" -l media -x -a 'image video' -d 'only images or videos'
+complete -c photofiler -n "__fish_seen_subcommand_from list" -l sort -x -a 'added created' -d 'by date added or capture date'
+complete -c photofiler -n "__fish_seen_subcommand_from list" -l limit -x -d 'at most N assets'
+complete -c photofiler -n "__fish_seen_subcommand_from check" -l repair -d 'make the catalog match the disk'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l size -x -a '256 1024' -d 'longest edge in pixels'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l all -d 'make every missing thumbnail'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -s o -r -F -d 'the output file (.png for PNG)'

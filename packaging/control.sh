@@ -1,0 +1,35 @@
+#!/bin/sh
+# Writes the DEBIAN/control of the photofiler package staged in ROOT (the first
+# argument) to stdout. Depends: is what dpkg-shlibdeps finds for the binary's
+# libraries (the Swift runtime is linked in: see RELEASE in the Makefile).
+# VERSION and ARCH come from the Makefile.
+set -eu
+root=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# dpkg-shlibdeps reads debian/control from the folder it runs in.
+mkdir -p "$work/debian"
+printf 'Source: photofiler\n\nPackage: photofiler\nArchitecture: any\n' > "$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" | sed -n 's/^shlibs:Depends=//p')
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat <<CONTROL
+Package: photofiler
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: photofiler developers <photofiler@localhost>
+Installed-Size: $size
+Depends: $depends
+Recommends: systemd
+Section: graphics
+Priority: optional
+Description: file new photos and videos from apps' folders into a photo library
+ photofiler is a small daemon that watches the folders where apps (chat apps,
+ screenshot tools, browsers, a phone synced with Syncthing or Nextcloud) save
+ pictures, and files every new photo or video the way a phone's photo library
+ does: once into a Roll by capture date, then linked into an album named after
+ the app. It never loses a file, never files half a file or one twice, and uses
+ no CPU while nothing happens.
+ .
+ Run it as a systemd user service: systemctl --user enable --now photofiler
+ (inboxes in ~/.config/photofiler/photofiler.conf; see photofiler.conf(5)).
+CONTROL
