@@ -73,6 +73,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
+	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
 
 # The README's contact sheet: the corpus filed into a scratch library, its own 256 px
 # thumbnails (made by `save`, written by `thumb`) joined by libvips' `vips arrayjoin`.

@@ -90,7 +90,18 @@ import Testing
         case .daemon:
             let daemon = try DaemonProcess(
                 library: library, arguments: daemonArguments, environment: environment, waitForReady: false)
-            _ = waitUntil(timeout: 60) { daemon.process.wait(timeout: 0) != nil || inboxIsEmpty() }
+            // Until the thumbnails are made too (two sizes; four desktop sizes for the roll
+            // file and the entry): their writes are mutating calls that come after filing,
+            // and a run stopped earlier would never reach a point drawn among them.
+            let made = { (folder: BytePath) in
+                regularFiles(under: folder).filter { !$0.lastComponent.display.hasPrefix(".") }.count
+            }
+            let thumbnails = library.appending(".photofiler/thumbnails")
+            let desktop = daemon.process.outputFolder.file("cache")
+            _ = waitUntil(timeout: 60) {
+                daemon.process.wait(timeout: 0) != nil
+                    || (inboxIsEmpty() && made(thumbnails) == 2 * files && made(desktop) == 8 * files)
+            }
             status = daemon.process.wait(timeout: 0) ?? daemon.terminate()
             stderrOfRun(daemon.log)
         case .save:

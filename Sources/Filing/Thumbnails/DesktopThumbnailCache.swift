@@ -1,4 +1,3 @@
-import Glibc
 import PhotoFilerMedia
 import PhotoFilerSystem
 
@@ -28,16 +27,9 @@ public struct DesktopThumbnailCache: Sendable {
 
     public init(root: BytePath) { self.root = root }
 
-    /// Where the thumbnail of the file at `absolute` goes; nil when it has no URI.
-    public func path(for absolute: BytePath, size: Size) -> BytePath? {
-        guard let uri = FileURI.of(absolute) else { return nil }
-        return root.appending(size.folderName).appending(FileURIDigest.md5(uri) + ".png")
-    }
-
-    /// What one path that shows a file needs written: its URI, the keys, the
-    /// sizes still missing.
+    /// What one path that shows a file needs written: its keys and the sizes
+    /// still missing.
     struct Entry {
-        var uri: String
         var text: [PNGText]
         var missing: [(size: Size, path: BytePath)]
     }
@@ -61,24 +53,13 @@ public struct DesktopThumbnailCache: Sendable {
             PNGText(key: "Thumb::Size", value: String(status.size)),
             PNGText(key: "Software", value: "photofiler"),
         ]
-        return Entry(uri: uri, text: text, missing: missing)
+        return Entry(text: text, missing: missing)
     }
 
     /// Writes one PNG: a temporary name in the same folder (mode 0600), then a
     /// rename, so a file manager never reads half of one. Folders are 0700 (spec).
     func write(_ bytes: [UInt8], to path: BytePath) throws(SystemError) {
-        let folder = path.parent
-        _ = try Sys.makeDirectories(folder, mode: 0o700)
-        let temporary = folder.appending(".\(path.lastComponent.display).\(getpid()).tmp")
-        try Sys.unlinkIfPresent(temporary)
-        let fd = try Sys.createExclusive(temporary, mode: 0o600)
-        do throws(SystemError) {
-            defer { fd.close() }
-            try fd.writeAll(bytes)
-            try Sys.rename(temporary, to: path)
-        } catch {
-            try? Sys.unlinkIfPresent(temporary)
-            throw error
-        }
+        _ = try Sys.makeDirectories(path.parent, mode: 0o700)
+        try AtomicFileWrite.write(bytes, to: path, temporaryIn: path.parent, mode: 0o600)
     }
 }

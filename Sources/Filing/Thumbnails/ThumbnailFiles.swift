@@ -48,18 +48,26 @@ public struct ThumbnailFiles: Sendable {
 
     /// Removes the thumbnails of content `hash` (its asset was purged).
     public func remove(hash: String) {
-        for size in ThumbnailSize.allCases { try? Sys.unlinkIfPresent(path(hash: hash, size: size)) }
-        try? Sys.unlinkIfPresent(failureMarker(hash: hash))
+        for size in ThumbnailSize.allCases where existingPath(hash: hash, size: size) != nil {
+            try? Sys.unlinkIfPresent(path(hash: hash, size: size))
+        }
+        clearFailure(hash: hash)
     }
 
     func failureMarker(hash: String) -> BytePath {
         shard(hash).appending("\(hash).failed")
     }
 
+    /// Forgets a failure once the content has decoded (a newer libheif, say).
+    func clearFailure(hash: String) {
+        let marker = failureMarker(hash: hash)
+        if (try? Sys.statusIfExists(marker)) ?? nil != nil { try? Sys.unlinkIfPresent(marker) }
+    }
+
     /// Marks the content undecodable, with the decoder's reason.
     func recordFailure(hash: String, reason: String) {
         let marker = failureMarker(hash: hash)
-        try? Sys.unlinkIfPresent(marker)
+        clearFailure(hash: hash)
         guard (try? Sys.makeDirectories(marker.parent)) != nil,
             let fd = try? Sys.createExclusive(marker, mode: 0o644)
         else { return }

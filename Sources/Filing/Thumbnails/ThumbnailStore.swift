@@ -118,7 +118,7 @@ public final class ThumbnailStore {
         } catch {
             throw .system(error)
         }
-        try? Sys.unlinkIfPresent(files.failureMarker(hash: asset.hash))
+        files.clearFailure(hash: asset.hash)
         return true
     }
 
@@ -207,16 +207,6 @@ public final class ThumbnailStore {
     /// partial files may be, on the same file system.
     private func store(_ bytes: [UInt8], at path: BytePath) throws(SystemError) {
         _ = try Sys.makeDirectories(path.parent)
-        let temporary = layout.temporary.appending("thumbnail-\(getpid())-\(path.lastComponent.display)")
-        try Sys.unlinkIfPresent(temporary)
-        let fd = try Sys.createExclusive(temporary, mode: 0o644)
-        do throws(SystemError) {
-            defer { fd.close() }
-            try fd.writeAll(bytes)
-            try Sys.rename(temporary, to: path)
-        } catch {
-            try? Sys.unlinkIfPresent(temporary)
-            throw error
-        }
+        try AtomicFileWrite.write(bytes, to: path, temporaryIn: layout.temporary, mode: 0o644)
     }
 }

@@ -7,7 +7,7 @@ import PhotoFilerSystem
 /// small TIFF), turned by the file's orientation.
 enum CameraPreview {
     /// Camera files past this are not read into memory for a preview.
-    static let largestFile: Int64 = 512 * 1024 * 1024
+    static let largestFile: Int64 = 256 * 1024 * 1024
 
     static func decode(_ fd: FileDescriptor, size: Int64, edge: Int, orientation: Int)
         throws(ThumbnailFailure)
