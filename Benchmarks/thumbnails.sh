@@ -32,7 +32,7 @@ seconds() { { time "$@" > /dev/null 2>&1; } 2>&1; }
 printf '[library]\ndesktop-thumbnails = false\n' > "$work/off.conf"
 ours() {  # folder: files filed with save, then their thumbnails removed and timed
     local library=$work/library-$1
-    XDG_CACHE_HOME=$work/cache "$photofiler" save --config "$work/off.conf" --library "$library" "$work/$1"/* > /dev/null
+    XDG_CACHE_HOME=$work/cache "$photofiler" save --config "$work/off.conf" --library "$library" "$work/$1"/* > /dev/null 2>&1
     rm -rf "$library/.photofiler/thumbnails"
     seconds "$photofiler" thumb --all --config "$work/off.conf" --library "$library"
 }
@@ -49,7 +49,7 @@ desktop() {  # the JPEG library again, with the desktop cache (8 PNGs an asset) 
 
 row() {  # label count ours floor
     awk -v label="$1" -v n="$2" -v a="$3" -v b="$4" 'BEGIN {
-        printf "| %s | %.2f s (%.0f/s) | %.2f s (%.0f/s) | %.2f× |\n", label, a, n / a, b, n / b, b / a }'
+        printf "| %s | %.2f s (%.1f/s) | %.2f s (%.1f/s) | %.2f× |\n", label, a, n / a, b, n / b, b / a }'
 }
 jpegs_ours=$(ours jpegs); jpegs_floor=$(floor jpegs)
 heics_ours=$(ours heics); heics_floor=$(floor heics)
@@ -59,7 +59,7 @@ jpegs_desktop=$(desktop)
     echo "| --- | --- | --- | --- |"
     row "1,000 bench JPEGs" 1000 "$jpegs_ours" "$jpegs_floor"
     row "20 corpus HEICs" 20 "$heics_ours" "$heics_floor"
-    awk -v a="$jpegs_desktop" 'BEGIN { printf "| 1,000 bench JPEGs, with the desktop cache (8 PNGs more each) | %.2f s (%.0f/s) | | |\n", a, 1000 / a }'
+    awk -v a="$jpegs_desktop" 'BEGIN { printf "| 1,000 bench JPEGs, with the desktop cache (8 PNGs more each) | %.2f s (%.1f/s) | | |\n", a, 1000 / a }'
     echo
     echo "Load average when done: $(cut -d' ' -f1-3 /proc/loadavg) on $cores cores."
 } | tee "$out"
