@@ -18,7 +18,7 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # zsh and fish run the completion tests.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools \
-	scdoc dpkg-dev zsh fish
+	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
@@ -64,6 +64,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	# CatalogBenchmark is a timing, not a test: PHOTOFILER_BENCHMARK=1 swift test --filter CatalogBenchmark.
 	$(SWIFT) test --skip-build --skip SystemFaultTests --skip CatalogBenchmark
+	# The gallery in a real browser: headless chromium through chromedriver (screenshots in test-artifacts/browser/).
+	/usr/bin/python3 Tests/Browser/gallery_browser_test.py
 	# Mounts and sysctls: on their own, after the rest (they need root; skipped otherwise).
 	$(SWIFT) test --skip-build --filter SystemFaultTests
 

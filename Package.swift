@@ -12,6 +12,7 @@
 //          │    ├─ Media   (sniffing, metadata, capture dates)
 //          │    └─ MediaTypes (what a file is: values both of them share)
 //          └─ Watching  (inotify, the debouncer)
+//     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
 //   System (byte paths, errno, the one syscall layer, logging) under all of them.
 //
 // Each C library is imported by the one target that wraps it.
@@ -44,6 +45,7 @@ let package = Package(
         // A video's thumbnail frame: decoded by libavcodec, scaled by libswscale.
         cLibrary("CAVCodec", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
         .systemLibrary(name: "CSystemShims"),
         // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
@@ -71,12 +73,20 @@ let package = Package(
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "CSystemd", "CGLib",
             ]),
+        // The web gallery and the picker: HTTP, pages, API. It reads the catalog and
+        // decodes nothing itself (thumbnails come through `ThumbnailSource`).
+        layer(
+            "Server",
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
+                "CMicroHTTPD",
+            ]),
         .executableTarget(
             name: "photofiler",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon",
+                "PhotoFilerDaemon", "PhotoFilerServer",
             ]),
 
         // The benchmark's floor, in C: the same steps as filing with nothing around them.
@@ -105,7 +115,7 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
-                "PhotoFilerFiling", "PhotoFilerDaemon", "TestSupport",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerServer", "TestSupport",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),

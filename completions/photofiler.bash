@@ -15,12 +15,12 @@ _photofiler_albums() {
 
 _photofiler() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="watch save albums list info rm restore favorite unfavorite check status thumb help"
+    local commands="watch save albums list info rm restore favorite unfavorite check status serve pick share thumb help"
     local common="--library --json --config --verbose --help"
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --library | --config | --album | --inbox | --link | --settle | --rescan | --media | --sort | --limit) ((i++)) ;;
+            --library | --config | --album | --inbox | --link | --settle | --rescan | --media | --sort | --limit | --listen | --token | --expires | --revoke) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]} && break ;;
         esac
@@ -30,9 +30,13 @@ _photofiler() {
         --library) mapfile -t COMPREPLY < <(compgen -d -- "$cur") && return ;;
         --config) mapfile -t COMPREPLY < <(compgen -f -- "$cur") && return ;;
         --link) mapfile -t COMPREPLY < <(compgen -W "hard symbolic" -- "$cur") && return ;;
-        --media) mapfile -t COMPREPLY < <(compgen -W "image video" -- "$cur") && return ;;
+        --media)
+            local kinds="image video"
+            [[ $command == pick ]] && kinds="image video live"
+            mapfile -t COMPREPLY < <(compgen -W "$kinds" -- "$cur") && return
+            ;;
         --sort) mapfile -t COMPREPLY < <(compgen -W "added created" -- "$cur") && return ;;
-        --inbox | --settle | --rescan | --limit) return ;;
+        --inbox | --settle | --rescan | --limit | --listen | --token | --expires | --revoke) return ;;
         --album)
             local name
             while IFS= read -r name; do
@@ -53,6 +57,9 @@ _photofiler() {
         rm) flags="--album" ;;
         check) flags="--repair --quiet" ;;
         thumb) flags="--size --all -o" ;;
+        serve) flags="--listen --token" ;;
+        pick) flags="--media --limit --album" ;;
+        share) flags="--expires --listen --list --revoke" ;;
         help)
             mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
             return

@@ -15,7 +15,7 @@ function __photofiler_albums
     photofiler albums $library 2>/dev/null | cut -f1
 end
 
-set -l commands watch save albums list info rm restore favorite unfavorite check status thumb help
+set -l commands watch save albums list info rm restore favorite unfavorite check status serve pick share thumb help
 complete -c photofiler -f
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a watch -d 'the daemon: watch the inboxes'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a save -d 'file the given files now'
@@ -29,6 +29,9 @@ complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unfavor
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a check -d 'compare catalog and disk'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a status -d 'is a daemon running'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a thumb -d "an asset's thumbnail, or all missing ones"
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a serve -d 'the web gallery'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a pick -d 'pick assets in the browser'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a share -d 'a link to one album'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a help -d "a command's usage"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c photofiler -n "__fish_seen_subcommand_from help" -a "$commands"
@@ -45,7 +48,7 @@ complete -c photofiler -n "__fish_seen_subcommand_from watch save" -l link -x -a
 complete -c photofiler -n "__fish_seen_subcommand_from watch" -l settle -x -d 'milliseconds a file must stay unchanged'
 complete -c photofiler -n "__fish_seen_subcommand_from watch" -l rescan -x -d 'minutes between rescans, 0 = never'
 complete -c photofiler -n "__fish_seen_subcommand_from watch" -l keep -d 'leave inbox files in place'
-complete -c photofiler -n "__fish_seen_subcommand_from save list rm" -l album -x -a '(__photofiler_albums)' -d 'an album'
+complete -c photofiler -n "__fish_seen_subcommand_from save list rm pick" -l album -x -a '(__photofiler_albums)' -d 'an album'
 complete -c photofiler -n "__fish_seen_subcommand_from save" -l move -d 'remove the files once filed'
 complete -c photofiler -n "__fish_seen_subcommand_from save check" -l quiet -d 'no progress lines off a terminal'
 complete -c photofiler -n "__fish_seen_subcommand_from save info" -F
@@ -56,3 +59,11 @@ complete -c photofiler -n "__fish_seen_subcommand_from check" -l repair -d 'make
 complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l size -x -a '256 1024' -d 'longest edge in pixels'
 complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l all -d 'make every missing thumbnail'
 complete -c photofiler -n "__fish_seen_subcommand_from thumb" -s o -r -F -d 'the output file (.png for PNG)'
+complete -c photofiler -n "__fish_seen_subcommand_from serve share" -l listen -x -d 'ADDR:PORT of the gallery'
+complete -c photofiler -n "__fish_seen_subcommand_from serve" -l token -x -d 'the token every request needs'
+complete -c photofiler -n "__fish_seen_subcommand_from pick" -l media -x -a 'image video live' -d 'only images, videos or Live Photos'
+complete -c photofiler -n "__fish_seen_subcommand_from pick" -l limit -x -d 'at most N picked'
+complete -c photofiler -n "__fish_seen_subcommand_from share" -l expires -x -d 'days the link works'
+complete -c photofiler -n "__fish_seen_subcommand_from share" -l list -d 'list the shares'
+complete -c photofiler -n "__fish_seen_subcommand_from share" -l revoke -x -d 'end a share (token or id)'
+complete -c photofiler -n "__fish_seen_subcommand_from share" -a '(__photofiler_albums)'

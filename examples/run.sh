@@ -27,11 +27,17 @@ then look at the result:
     $binary albums --library "$library"
     $binary list --library "$library"
 
-Press Ctrl-C here to stop the daemon.
+The gallery (albums, covers, new pictures as they arrive) is at the address
+printed below; Ctrl-C here stops the daemon and the gallery.
 
 MESSAGE
 
-exec "$binary" watch --library "$library" \
+# The gallery beside the daemon: it reads the same catalog and hears of every change.
+"$binary" serve --library "$library" &
+gallery=$!
+trap 'kill "$gallery" 2>/dev/null || true' EXIT
+
+"$binary" watch --library "$library" \
     --inbox QQ=examples/inboxes/QQ \
     --inbox WeChat=examples/inboxes/WeChat \
     --inbox Weibo=examples/inboxes/Weibo

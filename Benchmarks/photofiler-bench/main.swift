@@ -134,7 +134,7 @@ func main() throws {
     let recipe = try watcher(.recipe)
     let filer = try watcher(.photofiler)
 
-    // 3. A large catalog: start-up and list.
+    // 3. A large catalog: start-up, list, and a page of the gallery's API.
     let large = "\(work)/large-library"
     try LargeLibrary.make(at: large, count: options.assets)
     _ = try LargeLibrary.startUp(root: large, work: work, photofiler: photofiler)  // warm the page cache
@@ -146,12 +146,13 @@ func main() throws {
     var lists: [Double] = []
     for _ in 0..<7 { lists.append(try LargeLibrary.list(root: large, photofiler: photofiler)) }
     let list = percentile(lists, 50)
+    let galleryPage = try GalleryBench.assetsPage(root: large, work: work, photofiler: photofiler)
 
     var report = Report(
         machine: machine, files: options.files, drops: options.drops, assets: options.assets,
         floorSeconds: floorSeconds, floorDurableSeconds: floorDurableSeconds, recipe: recipe,
         photofiler: filer,
-        startUp: startUp, listSeconds: list)
+        startUp: startUp, listSeconds: list, galleryPageSeconds: galleryPage)
     report.idleSeconds = options.idleSeconds
     say("")
     say(report.markdown)

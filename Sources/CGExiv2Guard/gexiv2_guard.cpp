@@ -51,3 +51,13 @@ extern "C" gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const g
         return nullptr;
     }
 }
+
+extern "C" const gchar *pf_gexiv2_get_mime_type(GExiv2Metadata *metadata, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_get_mime_type(metadata);
+    } catch (...) {
+        *thrown = 1;
+        return nullptr;
+    }
+}

@@ -44,6 +44,21 @@ extension Catalog {
         }
     }
 
+    /// The album called `name`, created when missing; never a second one, across
+    /// processes too. The look-up runs under the write lock (`BEGIN IMMEDIATE`), so
+    /// of several processes creating the same new album at once the first creates
+    /// it and the others find it. A row whose folder is `folderName` (an album
+    /// created under another spelling before NFC) is that album.
+    public func albumCreatingIfMissing(name: String, folderName: BytePath, at time: Double)
+        throws(CatalogError) -> AlbumRecord
+    {
+        try write { () throws(CatalogError) in
+            if let existing = try album(named: name) { return existing }
+            if let existing = try album(folderName: folderName) { return existing }
+            return try createAlbum(name: name, folderName: folderName, at: time)
+        }
+    }
+
     /// Every user album, by name.
     public func albums() throws(CatalogError) -> [AlbumRecord] {
         try connection.query("SELECT \(Self.albumColumns) FROM albums ORDER BY name") { decodeAlbum($0) }

@@ -17,7 +17,8 @@ extension SmartAlbum {
         case .recentlyAdded:
             return ("a.deleted_at IS NULL AND a.added_at >= ?", [.real(now - Self.recentWindow)])
         case .favorites: return ("a.deleted_at IS NULL AND a.favorite = 1", [])
-        case .recentlyDeleted: return ("a.deleted_at IS NOT NULL", [])
+        // Only what can be restored: an asset deleted with nothing left has no trash path.
+        case .recentlyDeleted: return ("a.deleted_at IS NOT NULL AND a.trash_path IS NOT NULL", [])
         }
     }
 }
@@ -83,9 +84,26 @@ extension Catalog {
 extension AssetQuery {
     /// The SELECT for this query (separate so tests can check its plan).
     package func statement() -> (sql: String, values: [SQLiteValue]) {
+        var (sql, values) = rows(selecting: AssetRow.columns)
+        switch (sort, album != nil) {
+        case (.added, true): sql += " ORDER BY m.asset_added_at DESC, m.asset_id DESC"
+        case (.created, true): sql += " ORDER BY m.asset_created_at DESC, m.asset_id DESC"
+        case (.added, false): sql += " ORDER BY a.added_at DESC, a.id DESC"
+        case (.created, false): sql += " ORDER BY a.created_at DESC, a.id DESC"
+        }
+        if let limit = limit {
+            sql += " LIMIT ?"
+            values.append(.int(max(0, limit)))
+        }
+        return (sql, values)
+    }
+
+    /// `SELECT columns FROM … WHERE …` of the matching rows, unordered: `assets a`,
+    /// joined as `memberships m` for an album.
+    package func rows(selecting columns: String) -> (sql: String, values: [SQLiteValue]) {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
-        var sql = "SELECT \(AssetRow.columns) FROM "
+        var sql = "SELECT \(columns) FROM "
         if let album {
             sql += "memberships m JOIN assets a ON a.id = m.asset_id "
             conditions.append("m.album_id = ? AND m.removed_at IS NULL")
@@ -104,17 +122,18 @@ extension AssetQuery {
             // A literal from a closed enum, so the Videos partial index can serve `--media video`.
             conditions.append("a.media_type = '\(mediaType.rawValue)'")
         }
+        refinements.append(to: &conditions, &values, sortKey: sortKeyColumns)
         sql += "WHERE " + conditions.joined(separator: " AND ")
-        switch (sort, album != nil) {
-        case (.added, true): sql += " ORDER BY m.asset_added_at DESC, m.asset_id DESC"
-        case (.created, true): sql += " ORDER BY m.asset_created_at DESC, m.asset_id DESC"
-        case (.added, false): sql += " ORDER BY a.added_at DESC, a.id DESC"
-        case (.created, false): sql += " ORDER BY a.created_at DESC, a.id DESC"
-        }
-        if let limit = limit {
-            sql += " LIMIT ?"
-            values.append(.int(max(0, limit)))
-        }
         return (sql, values)
+    }
+
+    /// The sort key and the id column that orders the rows, as the index holds them.
+    private var sortKeyColumns: (key: String, id: String) {
+        switch (sort, album != nil) {
+        case (.added, true): return ("m.asset_added_at", "m.asset_id")
+        case (.created, true): return ("m.asset_created_at", "m.asset_id")
+        case (.added, false): return ("a.added_at", "a.id")
+        case (.created, false): return ("a.created_at", "a.id")
+        }
     }
 }

@@ -15,7 +15,7 @@ import PhotoFilerSystem
 /// whether the caller wrapped it in `transaction` or not.
 public final class Catalog {
     /// The schema this build writes; older ones are migrated on open, newer ones refused.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 3
 
     package let connection: SQLiteConnection
     /// Open `transaction` calls; only the outermost one begins and commits.
@@ -29,6 +29,13 @@ public final class Catalog {
         connection = try SQLiteConnection(path: path)
         // Another process may hold the write lock for a moment (the CLI while the daemon files).
         connection.setBusyTimeout(milliseconds: 5000)
+        // Several processes may open a new library at the same instant (a daemon, a
+        // `list`): each step is idempotent, and a busy catalog is waited for.
+        try BusyWait.retrying { () throws(CatalogError) in try prepare(path: path) }
+    }
+
+    /// Sets the journal and migrates: every step may be run again after SQLITE_BUSY.
+    private func prepare(path: BytePath) throws(CatalogError) {
         // Read the version before anything writes: a newer file must be left as it is.
         // This is also where a file that is no database shows up (SQLITE_NOTADB).
         let found = try Schema.userVersion(connection)

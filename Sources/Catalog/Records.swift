@@ -141,6 +141,8 @@ public struct AssetQuery: Sendable, Equatable {
     public var limit: Int?
     /// "Now", for Recently Added (30 days).
     public var now: Double
+    /// The gallery's narrower views (a page after a cursor, a month, a search).
+    public var refinements = AssetRefinements()
 
     public init(
         album: AlbumID? = nil, smartAlbum: SmartAlbum? = nil, mediaType: MediaType? = nil,

@@ -13,7 +13,9 @@ package enum Schema {
     }
 
     package static let migrations: [Migration] = [
-        Migration(version: 1, script: version1)
+        Migration(version: 1, script: version1),
+        Migration(version: 2, script: version2),
+        Migration(version: 3, script: galleryVersion),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.
@@ -50,6 +52,14 @@ package enum Schema {
     package static func userVersion(_ connection: SQLiteConnection) throws(CatalogError) -> Int {
         try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
     }
+
+    /// Version 2: a keep-mode inbox path remembers the hash of the bytes it had, so
+    /// a re-sync that changes only its times is known without an asset to ask (the
+    /// asset may be deleted or purged).
+    static let version2 = """
+        ALTER TABLE seen_sources ADD COLUMN hash TEXT;
+        UPDATE seen_sources SET hash = (SELECT assets.hash FROM assets WHERE assets.id = seen_sources.asset_id);
+        """
 
     /// Version 1.
     ///
@@ -137,5 +147,65 @@ package enum Schema {
             asset_id INTEGER REFERENCES assets(id) ON DELETE SET NULL
         );
         CREATE INDEX seen_sources_asset ON seen_sources(asset_id);
+        """
+
+    /// The gallery's tables (version 3).
+    ///
+    /// `asset_changes` is how a running `serve` learns what another process (the
+    /// daemon, `save`, `rm`) changed without reading the disk: triggers log every
+    /// change of an asset in the writer's own transaction, and the server reads
+    /// the rows after the sequence number it has seen. Only the newest 4,096 rows
+    /// are kept; a reader that fell further behind reloads. `share_tokens` holds
+    /// `share` links by the SHA-256 of their token, never the token itself.
+    package static let galleryVersion = """
+        CREATE TABLE asset_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            asset_id INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('filed', 'deleted', 'changed'))
+        );
+        CREATE TRIGGER asset_changes_bounded AFTER INSERT ON asset_changes
+        BEGIN
+            DELETE FROM asset_changes WHERE seq <= NEW.seq - 4096;
+        END;
+        CREATE TRIGGER asset_filed AFTER INSERT ON assets
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind)
+            VALUES (NEW.id, CASE WHEN NEW.deleted_at IS NULL THEN 'filed' ELSE 'changed' END);
+        END;
+        CREATE TRIGGER asset_deleted AFTER UPDATE OF deleted_at ON assets
+            WHEN NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.id, 'deleted');
+        END;
+        CREATE TRIGGER asset_restored AFTER UPDATE OF deleted_at ON assets
+            WHEN NEW.deleted_at IS NULL AND OLD.deleted_at IS NOT NULL
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.id, 'changed');
+        END;
+        CREATE TRIGGER asset_edited AFTER UPDATE OF roll_path, favorite, created_at, media_type, subtypes
+            ON assets
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.id, 'changed');
+        END;
+        CREATE TRIGGER asset_purged AFTER DELETE ON assets
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (OLD.id, 'deleted');
+        END;
+        CREATE TRIGGER membership_started AFTER INSERT ON memberships
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.asset_id, 'changed');
+        END;
+        CREATE TRIGGER membership_changed AFTER UPDATE OF removed_at ON memberships
+        BEGIN
+            INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.asset_id, 'changed');
+        END;
+
+        CREATE TABLE share_tokens (
+            hash TEXT PRIMARY KEY,
+            album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            expires_at REAL
+        ) WITHOUT ROWID;
+        CREATE INDEX share_tokens_album ON share_tokens(album_id);
         """
 }

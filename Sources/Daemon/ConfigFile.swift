@@ -28,7 +28,7 @@ public enum ConfigFile {
         _ path: BytePath, environment: [String: String] = ProcessEnvironment.current
     ) throws(ConfigurationError) -> Configuration {
         let file = PathExpansion.absolute(
-            path, base: PathExpansion.currentDirectory(), environment: environment)
+            path, base: Sys.currentDirectory(), environment: environment)
         let data: [UInt8]
         do {
             data = try readAll(file)

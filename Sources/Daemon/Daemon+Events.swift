@@ -63,6 +63,13 @@ extension Daemon {
                 } else {
                     inboxEvents.append(event)
                 }
+            case .renamed(let from, let to):
+                // Its movedOut put `from` on the removal list: a move within the
+                // Roll or between albums is no removal (SPEC "Deletion").
+                if isLibraryMove(from: from, to: to) {
+                    libraryRemovals.remove(from)
+                    libraryEntryMoved(from: from, to: to)
+                }
             case .created(let path):
                 if path.isWithin(layout.root) { continue }
                 if missingInboxes.contains(path) {

@@ -92,6 +92,10 @@ extension Daemon {
             handleFailure(error, path: path)
             return
         }
+        if result.outcome == .alreadySeen {
+            log.debug("'\(path.display)' was filed before with these bytes; it is not filed again.")
+            return
+        }
         guard let asset = result.asset else { return }
         let rollPath = library.layout.absolute(asset.rollPath).display
         switch result.outcome {
@@ -135,7 +139,10 @@ extension Daemon {
             lastError = error.description
             let status = try? Sys.status(path)
             let key = "\(path.display)|\(status?.size ?? -1)|\(status?.modificationNanoseconds ?? -1)"
-            if reported.insert(key).inserted { log.error(error.description) }
+            if reported.insert(key).inserted {
+                log.error(error.description)
+                if let detail = error.detail { log.debug(detail) }
+            }
         }
     }
 

@@ -21,7 +21,14 @@ extension Daemon {
 
     package func libraryPathRemoved(_ path: BytePath) {
         let layout = library.layout
-        guard let relative = layout.relative(path), (try? Sys.statusIfExists(path)) ?? nil == nil else {
+        guard let relative = layout.relative(path) else { return }
+        do {
+            // Only a path that is really not there is gone; one that cannot be looked at is not.
+            if try Sys.statusIfExists(path) != nil { return }
+        } catch {
+            log.warning(
+                "'\(path.display)' cannot be looked at (\(error.errno.message)); nothing is counted as removed until it can."
+            )
             return
         }
         let parts = relative.components

@@ -15,8 +15,9 @@ import Synchronization
 /// onto it and checks with `dispatchPrecondition`. One queue also means a signal
 /// is handled between two files, never in the middle of one.
 public final class Daemon: @unchecked Sendable {
-    /// How long library deletions wait before they are acted on, so that a
-    /// `photofiler rm` in another process has committed its own change first.
+    /// How long a removal in the library waits before it is acted on, so that a
+    /// rename whose two halves come in different reads is seen as the move it is.
+    /// (`photofiler rm` needs no wait: it records the deletion before any file goes.)
     package static let libraryEventDelay: DispatchTimeInterval = .milliseconds(250)
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is

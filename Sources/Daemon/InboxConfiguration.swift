@@ -38,17 +38,18 @@ public struct InboxConfiguration: Hashable, Sendable {
 
     /// Reads the value of `--inbox NAME=DIR`: split at the first `=` (so a folder
     /// may contain `=`, an album name may not), `~` expanded, a relative folder
-    /// taken from `workingDirectory` (the process's own when nil).
+    /// taken from `workingDirectory` (the process's own when nil). The folder keeps
+    /// its bytes from argv on: a name that is not UTF-8 is watched as it is.
     public static func parse(
-        flag value: String, environment: [String: String] = ProcessEnvironment.current,
+        flag value: BytePath, environment: [String: String] = ProcessEnvironment.current,
         workingDirectory: BytePath? = nil
     ) throws(ConfigurationError) -> InboxConfiguration {
-        let source = ConfigurationSource.option("--inbox \(value)")
-        guard let equals = value.firstIndex(of: "=") else {
+        let source = ConfigurationSource.option("--inbox \(value.display)")
+        guard let equals = value.bytes.firstIndex(of: UInt8(ascii: "=")) else {
             throw .badInboxOption(at: source, reason: .missingEquals)
         }
-        let rawName = String(value[..<equals])
-        let rawPath = String(value[value.index(after: equals)...])
+        let rawName = String(decoding: value.bytes[..<equals], as: UTF8.self)
+        let rawPath = BytePath(bytes: Array(value.bytes[(equals + 1)...]))
         if rawPath.isEmpty { throw .badInboxOption(at: source, reason: .missingFolder) }
         let name: AlbumName
         do {
@@ -56,8 +57,8 @@ public struct InboxConfiguration: Hashable, Sendable {
         } catch {
             throw .badAlbumName(at: source, problem: error)
         }
-        let base = workingDirectory ?? PathExpansion.currentDirectory()
-        let path = PathExpansion.absolute(BytePath(rawPath), base: base, environment: environment)
+        let base = workingDirectory ?? Sys.currentDirectory()
+        let path = PathExpansion.absolute(rawPath, base: base, environment: environment)
         return InboxConfiguration(name: name, path: path, source: source)
     }
 }

@@ -31,7 +31,7 @@ public struct LibraryLocation: Hashable, Sendable {
         flag: BytePath?, environment: [String: String] = ProcessEnvironment.current,
         config: Configuration?, workingDirectory: BytePath? = nil
     ) -> LibraryLocation {
-        let base = workingDirectory ?? PathExpansion.currentDirectory()
+        let base = workingDirectory ?? Sys.currentDirectory()
         if let flag, !flag.isEmpty {
             return LibraryLocation(
                 path: PathExpansion.absolute(flag, base: base, environment: environment), source: .flag)

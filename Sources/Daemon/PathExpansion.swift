@@ -53,11 +53,4 @@ package enum PathExpansion {
         if bytes.isEmpty { bytes = [UInt8(ascii: ".")] }
         return BytePath(bytes: bytes)
     }
-
-    /// The process's working directory (for relative `--library` and `--inbox`).
-    package static func currentDirectory() -> BytePath {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return BytePath("/") }
-        return buffer.withUnsafeBufferPointer { BytePath(cString: $0.baseAddress!) }
-    }
 }

@@ -22,12 +22,10 @@ package final class AlbumLinker {
     package func album(named name: AlbumName, now: Double) throws(FilingError) -> AlbumRecord {
         if let known = albumsByName[name.value] { return known }
         do {
-            let album: AlbumRecord
-            if let existing = try catalog.album(named: name.value) {
-                album = existing
-            } else {
-                album = try catalog.createAlbum(name: name.value, folderName: name.folderName, at: now)
-            }
+            // Looked up first without the write lock: the album usually exists.
+            let album =
+                try catalog.album(named: name.value)
+                ?? catalog.albumCreatingIfMissing(name: name.value, folderName: name.folderName, at: now)
             if try Sys.makeDirectories(layout.albumFolder(album)) {
                 try Sys.syncDirectory(layout.albums)
             }
@@ -78,5 +76,21 @@ package final class AlbumLinker {
     /// Removes an album entry if it is still there (missing is fine: it is what we want).
     package func unlinkEntry(_ entryName: BytePath, in album: AlbumRecord) throws(SystemError) {
         try Sys.unlinkIfPresent(layout.albumFolder(album).appending(entryName))
+    }
+}
+
+extension AlbumLinker {
+    /// Points the symbolic-link entry `entryName` of `album` at the roll file now at
+    /// `rollPath`: the new link is made in `.photofiler/tmp` and renamed over the
+    /// old one, so the entry is never missing and nothing temporary is in the album.
+    func repoint(_ entryName: BytePath, in album: AlbumRecord, to rollPath: BytePath) throws(SystemError) {
+        let folder = layout.albumFolder(album)
+        let target = layout.absolute(rollPath).relative(from: folder)
+        // One at a time per process (the filer's queue), so the process id makes it unique.
+        let staged = layout.temporary.appending("repoint-\(getpid()).lnk")
+        try Sys.unlinkIfPresent(staged)
+        try Sys.symbolicLink(target: target, at: staged)
+        try Sys.rename(staged, to: folder.appending(entryName))
+        try Sys.syncDirectory(folder)
     }
 }

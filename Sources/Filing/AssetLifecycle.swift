@@ -17,6 +17,12 @@ public struct AssetLifecycle {
 
     /// `photofiler rm ID`: the roll file moves to Recently Deleted, its album entries go
     /// (the memberships stay, so `restore` brings them back).
+    ///
+    /// Safe beside a running daemon (SPEC "Deletion"): the bytes are linked into
+    /// Recently Deleted, then the catalog records the deletion, and only then do the
+    /// roll file and the album entries go, so the daemon sees the removal of an
+    /// asset the catalog already calls deleted and leaves its memberships alone,
+    /// however long this process waited for the catalog's lock.
     public func moveToRecentlyDeleted(_ id: AssetID) throws(FilingError) -> AssetRecord {
         let asset = try existing(id)
         if asset.isDeleted { return asset }
@@ -31,10 +37,10 @@ public struct AssetLifecycle {
             return name
         }
         let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(trashName)
-        try removeAlbumEntries(of: asset)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
         }
+        try removeAlbumEntries(of: asset)
         try filer.systemCall(rollFile) { () throws(SystemError) in
             try Sys.unlinkIfPresent(rollFile)
             try Sys.syncDirectory(rollFile.parent)
@@ -46,7 +52,7 @@ public struct AssetLifecycle {
     public func restore(_ id: AssetID) throws(FilingError) -> AssetRecord {
         var asset = try existing(id)
         guard asset.isDeleted else { return asset }
-        guard let trashPath = asset.trashPath else { throw .vanished(path: layout.absolute(asset.rollPath)) }
+        guard let trashPath = asset.trashPath else { throw .deletedOutside(id: id) }
         let trashFile = layout.absolute(trashPath)
         let folder = layout.rollFolder(for: asset.created)
         let absoluteFolder = layout.absolute(folder)
@@ -117,11 +123,12 @@ public struct AssetLifecycle {
                 try catalog.membership(asset: asset.id, album: album.id)
             }), membership.isActive
         else { throw .notInAlbum(id: id, album: name.value) }
-        try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
-            try filer.albums.unlinkEntry(membership.entryName, in: album)
-        }
+        // The catalog first, then the file (as `moveToRecentlyDeleted`).
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.endMembership(asset: id, album: album.id, at: filer.now())
+        }
+        try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+            try filer.albums.unlinkEntry(membership.entryName, in: album)
         }
     }
 
@@ -151,12 +158,19 @@ public struct AssetLifecycle {
 
     /// A roll file was removed by hand: its entries leave every album and the asset is
     /// marked deleted (its bytes are gone, so there is nothing to restore but a new drop).
+    ///
+    /// As on a phone, the deletion can be undone for 30 days where the bytes still
+    /// exist: an album entry that is a hard link is the same file, so one is linked
+    /// into Recently Deleted before the entries go (`restore` then works). Where
+    /// nothing is left (symbolic links only), the asset is deleted without a copy:
+    /// Recently Deleted does not list it, and `restore` says why.
     public func rollFileRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted else { return }
-        try removeAlbumEntries(of: asset)
+        let trashPath = try keepSurvivingCopy(of: asset)
         try filer.catalogCall { () throws(CatalogError) in
-            try catalog.markDeleted(asset.id, at: filer.now(), trashPath: nil)
+            try catalog.markDeleted(asset.id, at: filer.now(), trashPath: trashPath)
         }
+        try removeAlbumEntries(of: asset)
     }
 
     /// An album entry was removed by hand: the membership ends and is never re-added by a scan.

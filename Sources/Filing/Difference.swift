@@ -16,11 +16,16 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// An album entry that does not lead to any roll file (left alone, never deleted).
     case strayAlbumEntry(albumFolder: BytePath, entryName: BytePath)
 
+    /// A folder or file (relative to the library) that could not be looked at: what
+    /// it holds is unknown, so nothing in it is counted as gone.
+    case couldNotLook(path: BytePath, reason: Errno)
+
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
         case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry: return true
         case .missingRollFile, .rollFileWithoutRow, .wrongHash: return false
+        case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
         }
     }
 
@@ -36,6 +41,9 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
             return "membership without a link: asset \(asset) in album '\(album)' ('\(entryName.display)')"
         case .linkWithoutMembership(let asset, let albumFolder, let entryName):
             return "link without a membership: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
+        case .couldNotLook(let path, let reason):
+            return
+                "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"
         case .strayAlbumEntry(let albumFolder, let entryName):
             return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
         }

@@ -33,8 +33,11 @@ public final class FileInspector {
             defer { if !keep { fd.close() } }
             guard !mustCopy(request, status: before) else { return .oneByOne }
             let info = try readMedia(fd, source: source, size: before.size)
-            let hashed = try systemCall(source) { () throws(SystemError) in try copier.hash(fd, path: source)
+            var scan = EndMarkerScan(mimeType: info.mimeType)
+            let hashed = try systemCall(source) { () throws(SystemError) in
+                try copier.hash(fd, path: source, scanning: &scan)
             }
+            try verifyEnd(scan, source: source)
             try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
             keep = true
             return .ready(
@@ -91,6 +94,15 @@ public final class FileInspector {
     {
         do {
             return try media().read(fd, path: source, size: size)
+        } catch {
+            throw .media(error)
+        }
+    }
+
+    /// A JPEG, PNG or GIF whose end the hash pass did not meet was cut.
+    func verifyEnd(_ scan: EndMarkerScan?, source: BytePath) throws(FilingError) {
+        do {
+            try scan?.verify(path: source)
         } catch {
             throw .media(error)
         }

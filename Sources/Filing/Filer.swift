@@ -66,6 +66,7 @@ public final class Filer {
             if let temporary { try? Sys.unlink(temporary) }
         }
         let hashed: (hash: String, size: Int64)
+        var scan = EndMarkerScan(mimeType: info.mimeType)
         if needsCopy {
             let path = nextTemporaryPath()
             let out = try systemCall(source) { () throws(SystemError) in
@@ -74,15 +75,19 @@ public final class Filer {
             temporary = path
             defer { out.close() }
             hashed = try systemCall(source) { () throws(SystemError) in
-                try inspector.copier.copy(fd, path: source, to: out)
+                try inspector.copier.copy(fd, path: source, to: out, scanning: &scan)
             }
         } else {
             hashed = try systemCall(source) { () throws(SystemError) in
-                try inspector.copier.hash(fd, path: source)
+                try inspector.copier.hash(fd, path: source, scanning: &scan)
             }
         }
+        try inspector.verifyEnd(scan, source: source)
 
         try inspector.checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
+        if request.mode == .keep, try sameBytesAsLastFiled(source, hash: hashed.hash, status: before) {
+            return FilingResult(outcome: .alreadySeen, asset: nil, album: nil)
+        }
         let album = try request.album.map { (name) throws(FilingError) in
             try albums.album(named: name, now: now())
         }
@@ -135,7 +140,7 @@ public final class Filer {
                     try catalog.recordSource(
                         path: source, size: before.size,
                         modificationNanoseconds: before.modificationNanoseconds,
-                        asset: id)
+                        asset: id, hash: hashed.hash)
                 }
             }
         }
@@ -144,6 +149,20 @@ public final class Filer {
     }
 
     // MARK: Steps
+
+    /// Keep mode: true when this inbox path was filed before with these very bytes
+    /// (only its times or mode changed: `touch`, `chmod`, an app's re-sync). Its new
+    /// times are remembered, so the next look skips it without reading it.
+    private func sameBytesAsLastFiled(_ source: BytePath, hash: String, status: FileStatus)
+        throws(FilingError) -> Bool
+    {
+        try catalogCall { () throws(CatalogError) -> Bool in
+            guard try catalog.seenSourceHash(path: source) == hash else { return false }
+            try catalog.touchSource(
+                path: source, size: status.size, modificationNanoseconds: status.modificationNanoseconds)
+            return true
+        }
+    }
 
     /// Links `bytes` into `Roll/YYYY/MM/` under the original name or a free variant,
     /// and syncs the folder. Returns the roll path, relative to the library.
@@ -198,7 +217,7 @@ public final class Filer {
                         try catalog.recordSource(
                             path: source, size: stat.size,
                             modificationNanoseconds: stat.modificationNanoseconds,
-                            asset: asset.id)
+                            asset: asset.id, hash: asset.hash)
                     }
                 }
             }

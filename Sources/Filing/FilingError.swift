@@ -27,6 +27,9 @@ public enum FilingError: Error, Sendable {
     case unknownAsset(id: AssetID)
     /// The asset is not (or no longer) a member of that album.
     case notInAlbum(id: AssetID, album: String)
+    /// `restore` of an asset whose file was deleted outside photofiler with nothing
+    /// of it left (its albums held symbolic links only).
+    case deletedOutside(id: AssetID)
     /// No user or smart album has this name.
     case noSuchAlbum(String)
     case system(SystemError)
@@ -80,6 +83,9 @@ extension FilingError: CustomStringConvertible {
             return "No asset has the id \(id); 'photofiler list' shows the ids."
         case .notInAlbum(let id, let album):
             return "Asset \(id) is not in the album '\(album)'; 'photofiler info \(id)' lists its albums."
+        case .deletedOutside(let id):
+            return
+                "Asset \(id) cannot be restored: its file was deleted outside photofiler and no copy of it is left; drop the photo into an inbox again if you still have it."
         case .noSuchAlbum(let name):
             return "There is no album named '\(name)'; 'photofiler albums' lists them."
         case .system(let error):
@@ -105,5 +111,13 @@ extension FilingError {
         if error.errno.isOutOfSpace { return .outOfSpace(path: source, library: library.root) }
         if error.errno.isPermission { return .permissionDenied(path: error.path ?? source, call: error.call) }
         return .system(error)
+    }
+}
+
+extension FilingError {
+    /// A library's own words about the file, for the debug log only (see `MediaError.detail`).
+    public var detail: String? {
+        guard case .media(let error) = self else { return nil }
+        return error.detail
     }
 }

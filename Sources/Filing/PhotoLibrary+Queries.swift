@@ -6,9 +6,7 @@ extension PhotoLibrary {
     /// The album a user means by `name`: a user album first (its stored id), else
     /// the smart album of that name; nil when there is neither.
     public func album(named name: AlbumName) throws(FilingError) -> AlbumSelection? {
-        let user = try filer.catalogCall { () throws(CatalogError) in try catalog.album(named: name.value) }
-        if let user { return .user(user) }
-        return SmartAlbum(rawValue: name.value).map(AlbumSelection.smart)
+        try filer.catalogCall { () throws(CatalogError) in try AlbumSelection.find(name, in: catalog) }
     }
 
     /// Assets newest first, as `list` shows them; `album` may be a user or a smart album.
@@ -17,11 +15,8 @@ extension PhotoLibrary {
     ) throws(FilingError) -> [AssetRecord] {
         var query = AssetQuery(mediaType: media, sort: sort, limit: limit, now: now)
         if let name {
-            switch try album(named: name) {
-            case .user(let user): query.album = user.id
-            case .smart(let smart): query.smartAlbum = smart
-            case nil: throw .noSuchAlbum(name.value)
-            }
+            guard let selection = try album(named: name) else { throw .noSuchAlbum(name.value) }
+            query.narrow(to: selection)
         }
         return try filer.catalogCall { () throws(CatalogError) in try catalog.assets(matching: query) }
     }

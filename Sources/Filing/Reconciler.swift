@@ -21,7 +21,11 @@ public struct Reconciler {
         verifyHashes: Bool, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(FilingError) -> [Difference] {
         var result: [Difference] = []
-        let disk = try rollFiles()
+        let listing = try rollFiles()
+        let disk = listing.files
+        result += listing.unreadable.keys.sorted().map {
+            .couldNotLook(path: $0, reason: listing.unreadable[$0]!)
+        }
         let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
         var recorded = Set<BytePath>()
         let live = progress == nil ? 0 : assets.count { !$0.isDeleted }
@@ -29,7 +33,10 @@ public struct Reconciler {
             recorded.insert(asset.rollPath)
             progress?(recorded.count, live)
             guard let status = disk[asset.rollPath] else {
-                result.append(.missingRollFile(asset: asset.id, rollPath: asset.rollPath))
+                // Not seen is not gone when its folder could not be looked at.
+                if !listing.couldNotLook(at: asset.rollPath) {
+                    result.append(.missingRollFile(asset: asset.id, rollPath: asset.rollPath))
+                }
                 continue
             }
             if verifyHashes || status.size != asset.size {
@@ -75,12 +82,12 @@ public struct Reconciler {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
             let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
-            let fresh = try albumDifferences(assets: assets, disk: try rollFiles(), verifyTargets: true)
+            let fresh = try albumDifferences(assets: assets, disk: try rollFiles().files, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }
         for difference in remaining {
             switch difference {
-            case .rollFileWithoutRow, .strayAlbumEntry:
+            case .rollFileWithoutRow, .strayAlbumEntry, .couldNotLook:
                 continue
             case .missingRollFile(let id, let rollPath):
                 guard
@@ -139,34 +146,65 @@ public struct Reconciler {
         package var inode: UInt64
     }
 
-    /// Every regular file under `Roll/`, relative path → size and inode.
-    private func rollFiles() throws(FilingError) -> [BytePath: RollFile] {
+    /// What a walk of the Roll saw: the regular files, and where it could not look.
+    struct RollListing {
+        /// Relative path → size and inode.
         var files: [BytePath: RollFile] = [:]
+        /// Relative paths of folders and files that could not be read or looked at,
+        /// with the reason: nothing below them is known, so nothing there is gone.
+        var unreadable: [BytePath: Errno] = [:]
+
+        /// True when `rollPath` is, or lies below, a place that could not be looked at.
+        func couldNotLook(at rollPath: BytePath) -> Bool {
+            guard !unreadable.isEmpty else { return false }
+            var path = rollPath
+            while path.components.count > 1 {
+                if unreadable[path] != nil { return true }
+                path = path.parent
+            }
+            return unreadable[path] != nil
+        }
+    }
+
+    /// Every regular file under `Roll/`. A folder or file that cannot be looked at
+    /// (permissions, an I/O error, a disk not mounted yet) is noted, not skipped in
+    /// silence: what is in it is unknown, not missing (SPEC "Deletion").
+    private func rollFiles() throws(FilingError) -> RollListing {
+        var listing = RollListing()
         var pending: [BytePath] = [LibraryLayout.rollFolderName]
         while let folder = pending.popLast() {
             let entries: [Sys.DirectoryEntry]
+            // Each entry is looked up relative to its folder's descriptor: no walk of
+            // the whole path per file (100,000 roll files at start-up).
+            let directory: FileDescriptor
             do {
                 entries = try Sys.listDirectory(layout.absolute(folder))
+                directory = try Sys.openDirectory(layout.absolute(folder))
             } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
-                throw FilingError.from(error, library: layout, source: layout.absolute(folder))
+                listing.unreadable[folder] = error.errno
+                continue
             }
-            // Each entry is looked up relative to its folder's descriptor: no walk of
-            // the whole path per file (100,000 roll files at start-up).
-            guard let directory = try? Sys.openDirectory(layout.absolute(folder)) else { continue }
             defer { directory.close() }
             for entry in entries {
                 let relative = folder.appending(entry.name)
-                guard let status = try? Sys.statusIfExists(entry.name, in: directory) else { continue }
+                let found: FileStatus?
+                do {
+                    found = try Sys.statusIfExists(entry.name, in: directory)
+                } catch {
+                    listing.unreadable[relative] = error.errno
+                    continue
+                }
+                guard let status = found else { continue }
                 if status.isDirectory {
                     pending.append(relative)
                 } else if status.isRegularFile {
-                    files[relative] = RollFile(size: status.size, inode: status.inode)
+                    listing.files[relative] = RollFile(size: status.size, inode: status.inode)
                 }
             }
         }
-        return files
+        return listing
     }
 
     private func albumDifferences(assets: [AssetFootprint], disk: [BytePath: RollFile], verifyTargets: Bool)
@@ -194,7 +232,15 @@ public struct Reconciler {
         }
         for folder in folders.map(\.name).sorted() {
             let folderPath = layout.albums.appending(folder)
-            guard (try? Sys.status(folderPath))?.isDirectory == true else { continue }
+            let relativeFolder = LibraryLayout.albumsFolderName.appending(folder)
+            let folderStatus: FileStatus?
+            do {
+                folderStatus = try Sys.statusIfExists(folderPath)
+            } catch {
+                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                continue
+            }
+            guard folderStatus?.isDirectory == true else { continue }
             let album = albumsByFolder[folder]
             let memberships =
                 try album.map { (album) throws(FilingError) in
@@ -204,8 +250,15 @@ public struct Reconciler {
                 } ?? []
             let activeByEntry = Dictionary(
                 memberships.filter(\.isActive).map { ($0.entryName, $0) }, uniquingKeysWith: { a, _ in a })
-            let entries = try filer.systemCall(folderPath) { () throws(SystemError) in
-                try Sys.listDirectory(folderPath)
+            let entries: [Sys.DirectoryEntry]
+            do {
+                entries = try Sys.listDirectory(folderPath)
+            } catch  where error.errno == .noSuchFile {
+                continue
+            } catch {
+                // Its memberships stand: an album that cannot be read is not empty.
+                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                continue
             }
             var present = Set<BytePath>()
             var found: [Difference] = []
@@ -288,11 +341,16 @@ public struct Reconciler {
         }) {
             let oldFile = layout.absolute(existing.rollPath)
             let oldPresent = (try? Sys.statusIfExists(oldFile)) != nil
-            if existing.isDeleted || !oldPresent {
+            if existing.isDeleted {
                 try filer.catalogCall { () throws(CatalogError) in
-                    if existing.isDeleted { try catalog.markRestored(existing.id, rollPath: rollPath) }
+                    try catalog.markRestored(existing.id, rollPath: rollPath)
                     try catalog.setRollPath(rollPath, of: existing.id)
                 }
+                return true
+            }
+            if !oldPresent {
+                // The same asset, moved within the Roll: its albums follow it.
+                try AssetLifecycle(filer: filer).rollFileMoved(existing, to: rollPath)
                 return true
             }
             return false  // a second copy of live content: left for the user to sort out

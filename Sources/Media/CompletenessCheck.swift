@@ -1,24 +1,24 @@
 /// Whether a file's end is there: SPEC's "complete files only" made concrete
 /// per format, with a few small reads near the start and the end, never the
 /// whole file. A file still being written, or cut by a failed download, is
-/// refused as `.truncated` and filed once it is whole.
+/// refused as `.truncated` and filed once it is whole. JPEG, PNG and GIF, whose end
+/// is a marker that may lie anywhere before a trailer, are checked in the pass
+/// that hashes them instead (`EndMarkerScan`).
 package enum CompletenessCheck {
-    /// How far from the end the end marker may lie: some phones append trailers
-    /// (Samsung's SEFT, say) after a JPEG's EOI.
-    package static let trailerAllowance = 64 * 1024
-
     /// Checks the end is there; returns the frame count when the walk found it
     /// (WebP), so no library has to be asked.
     package static func check(_ format: MediaFormat, head: [UInt8], file: FileBytes) throws(MediaError)
         -> Int?
     {
         switch format {
-        case .jpeg: try checkJPEG(head: head, file: file)
-        case .png: try checkPNG(file)
-        case .gif: try checkGIF(file)
+        case .jpeg, .png, .gif:
+            // Its end marker is found while hashing (EndMarkerScan); a last byte that
+            // was never written is known now, without reading the whole file.
+            if try tailIsUnwritten(file) { throw .truncated(path: file.path, format: format.displayName) }
         case .webp: return try WebPChunks.frameCount(head: head, file: file)
         case .heif: _ = try topLevelBoxes(file, format: format)
         case .tiff: try checkTIFF(head: head, file: file)
+        case .raw: try checkRaw(head: head, file: file)
         case .video:
             let boxes = try topLevelBoxes(file, format: format)
             guard boxes.contains("moov") else { throw .truncated(path: file.path, format: "video") }
@@ -26,59 +26,13 @@ package enum CompletenessCheck {
         return nil
     }
 
-    /// EOI (FFD9) within the last 64 KiB, after the header segments: a truncated
-    /// file's tail is entropy-coded data, where FFD9 cannot occur, and skipping
-    /// the header keeps an EXIF thumbnail's own EOI from passing for the end.
-    /// A motion photo (Pixel, Samsung) carries megabytes of video after its EOI:
-    /// its XMP says how long the video is, and the EOI must sit right before it.
-    private static func checkJPEG(head: [UInt8], file: FileBytes) throws(MediaError) {
-        let headerEnd = try jpegHeaderEnd(file)
-        let (start, tail) = try file.tail(trailerAllowance)
-        let from = Int(max(0, headerEnd - start))
-        if tail.lastIndex(of: [0xFF, 0xD9], from: from) != nil { return }
-        if let videoLength = MotionPhoto.videoLength(xmpIn: head), videoLength < file.size - headerEnd {
-            let videoStart = file.size - videoLength
-            let slack = 64
-            let before = try file.read(at: max(headerEnd, videoStart - Int64(slack)), count: slack)
-            if before.lastIndex(of: [0xFF, 0xD9]) != nil { return }
+    /// True when the file's last byte lies in a hole: its size was set before its bytes came.
+    private static func tailIsUnwritten(_ file: FileBytes) throws(MediaError) -> Bool {
+        do {
+            return try file.fd.isHole(from: file.size - 1)
+        } catch {
+            throw .unreadable(path: file.path, reason: error.description)
         }
-        throw .truncated(path: file.path, format: "JPEG")
-    }
-
-    /// Offset of the first SOS (start of scan) marker, by walking the segment
-    /// lengths; 2 when the walk goes wrong (then only the tail test counts).
-    private static func jpegHeaderEnd(_ file: FileBytes) throws(MediaError) -> Int64 {
-        var offset: Int64 = 2
-        for _ in 0..<512 {
-            let bytes = try file.read(at: offset, count: 4)
-            guard bytes.count == 4, bytes[0] == 0xFF else { return 2 }
-            let marker = bytes[1]
-            if marker == 0xFF {
-                offset += 1
-                continue
-            }
-            if marker == 0xDA { return offset }
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
-                offset += 2
-                continue
-            }
-            offset += 2 + (Int64(bytes[2]) << 8 | Int64(bytes[3]))
-        }
-        return 2
-    }
-
-    /// The IEND chunk with its fixed CRC, near the end.
-    private static func checkPNG(_ file: FileBytes) throws(MediaError) {
-        let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-        guard try file.tail(4096).bytes.lastIndex(of: iend) != nil else {
-            throw .truncated(path: file.path, format: "PNG")
-        }
-    }
-
-    /// The trailer byte 0x3B, ignoring zero padding some tools add.
-    private static func checkGIF(_ file: FileBytes) throws(MediaError) {
-        let tail = try file.tail(256).bytes
-        guard tail.last(where: { $0 != 0 }) == 0x3B else { throw .truncated(path: file.path, format: "GIF") }
     }
 
     /// TIFF has no end marker: the first IFD must at least lie inside the file;
@@ -88,6 +42,20 @@ package enum CompletenessCheck {
         let bigEndian = head[0] == 0x4D
         let firstIFD = Int64(bigEndian ? head.bigEndian32(at: 4) : head.littleEndian32(at: 4))
         guard firstIFD + 2 <= file.size else { throw .truncated(path: file.path, format: "TIFF") }
+    }
+
+    /// Camera RAW: CR3 is ISO-BMFF (its boxes must add up); the TIFF-based ones
+    /// (CR2, NEF, ARW, ORF, RW2, PEF) have their first IFD inside the file; CRW and
+    /// RAF have no cheap test, so exiv2 has to read them (checked by the reader).
+    private static func checkRaw(head: [UInt8], file: FileBytes) throws(MediaError) {
+        guard head.count >= 16 else { throw .truncated(path: file.path, format: MediaFormat.raw.displayName) }
+        if head[4..<8].elementsEqual("ftyp".utf8) {
+            _ = try topLevelBoxes(file, format: .raw)
+        } else if head[0..<2].elementsEqual("II".utf8) || head[0..<2].elementsEqual("MM".utf8),
+            !head[6..<14].elementsEqual("HEAPCCDR".utf8)
+        {
+            try checkTIFF(head: head, file: file)
+        }
     }
 
     /// Walks the top-level boxes of an ISO-BMFF file (HEIF, AVIF, MP4, MOV): their

@@ -21,6 +21,9 @@ package struct ExifMetadata {
     /// `Exif.Photo.UserComment` and `Xmp.exif.UserComment`: iOS writes "Screenshot".
     package var userComments: [String] = []
     package var isDNG = false
+    /// The format exiv2's own detection recognised ("image/x-nikon-nef"): it knows
+    /// camera RAW containers that libmagic calls TIFF or octet-stream.
+    package var mimeType: String?
     /// For TIFF and DNG: where the last strip or tile of image data ends, by the
     /// file's own offsets. TIFF has no end marker, so this is how a cut one shows.
     package var imageDataEnd: Int64?
@@ -71,6 +74,9 @@ package struct ExifMetadata {
             tag(handle, $0)
         }
         result.isDNG = tag(handle, "Exif.Image.DNGVersion") != nil
+        if let type = pf_gexiv2_get_mime_type(handle, &thrown), thrown == 0 {
+            result.mimeType = String(cString: type)
+        }
         if isTIFF { result.imageDataEnd = imageDataEnd(handle) }
         return .success(result)
     }

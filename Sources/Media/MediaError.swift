@@ -11,6 +11,8 @@ public enum MediaError: Error, Sendable, Equatable {
     case truncated(path: BytePath, format: String)
     /// A supported format whose bytes are broken inside (a PNG chunk CRC, a box
     /// structure that does not add up), so a viewer would fail on it too.
+    /// `reason` is the library's own text (or the walk's): for the debug log
+    /// (`detail`), never for the user's sentence.
     case damaged(path: BytePath, format: String, reason: String)
     /// The file could not be read (permission, I/O error).
     case unreadable(path: BytePath, reason: String)
@@ -30,13 +32,23 @@ extension MediaError: CustomStringConvertible {
         case .truncated(let path, let format):
             return
                 "'\(path.display)' is an incomplete \(format) file (its end is missing); it is left where it is: save it again from the app."
-        case .damaged(let path, let format, let reason):
+        case .damaged(let path, let format, _):
             return
-                "'\(path.display)' is a damaged \(format) file (\(reason)); it is left where it is: save it again from the app."
+                "'\(path.display)' is a damaged \(format) file: its contents are broken, so no viewer can show it; it is left where it is (run with --verbose for the details)."
         case .unreadable(let path, let reason):
             return "'\(path.display)' cannot be read (\(reason)); give photofiler read access to it."
         case .libraryUnavailable(let name, let reason):
             return "\(name) could not start (\(reason)); reinstall it with 'make deps'."
         }
+    }
+}
+
+extension MediaError {
+    /// What a library said about a damaged file, for the debug log only: its words
+    /// ("magick2vips: libMagick error: TIFF directory is missing …") mean nothing
+    /// to the person whose photo it is.
+    public var detail: String? {
+        guard case .damaged(let path, let format, let reason) = self else { return nil }
+        return "'\(path.display)' (\(format)): \(reason)"
     }
 }

@@ -10,6 +10,19 @@ package enum MediaFormat: Equatable {
     case tiff
     /// MP4, MOV, 3GP, M4V: ISO-BMFF video, read by libavformat.
     case video
+    /// Camera RAW (CR2, CR3, CRW, NEF, ARW, ORF, RW2, RAF, PEF): read by exiv2,
+    /// never decoded by libvips (which would hand them to ImageMagick).
+    case raw
+
+    /// Canon's CR3, the one RAW format Debian's exiv2 (0.27) cannot read.
+    package static let canonCR3 = "image/x-canon-cr3"
+
+    /// The MIME types libmagic and exiv2 give camera RAW files; DNG is TIFF (`.tiff`).
+    package static let rawMimeTypes: Set<String> = [
+        "image/x-canon-cr2", "image/x-canon-cr3", "image/x-canon-crw", "image/x-nikon-nef",
+        "image/x-sony-arw", "image/x-olympus-orf", "image/x-panasonic-rw2", "image/x-fuji-raf",
+        "image/x-pentax-pef",
+    ]
 
     package init?(mimeType: String) {
         switch mimeType {
@@ -22,6 +35,7 @@ package enum MediaFormat: Equatable {
             self = .heif
         case "image/tiff", "image/x-adobe-dng": self = .tiff
         case "video/mp4", "video/quicktime", "video/3gpp", "video/3gpp2", "video/x-m4v": self = .video
+        case _ where Self.rawMimeTypes.contains(mimeType): self = .raw
         default: return nil
         }
     }
@@ -38,6 +52,7 @@ package enum MediaFormat: Equatable {
         case .heif: return "HEIF"
         case .tiff: return "TIFF"
         case .video: return "video"
+        case .raw: return "camera RAW"
         }
     }
 }

@@ -8,7 +8,9 @@ import PhotoFilerSystem
 /// is safe to share across threads: one reader per serial queue.
 ///
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
-/// a few `pread`s for the end marker, then header-only reads; no pixel is decoded.
+/// a few `pread`s for the end of formats that have no end marker, then header-only
+/// reads; no pixel is decoded. A JPEG's, PNG's or GIF's end is found by the pass that
+/// hashes the file (`EndMarkerScan(mimeType:)` on the returned MIME type).
 public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.
@@ -28,23 +30,50 @@ public final class MediaReader {
         let file = FileBytes(fd: fd, path: path, size: size)
         let head = try file.read(at: 0, count: MagicSniffer.bytesMax)
         guard !head.isEmpty else { throw .empty(path: path) }
-        let mimeType: String
+        var mimeType: String
         switch sniffer.mimeType(of: head) {
         case .success(let detected): mimeType = detected
         case .failure(let failure): throw .unreadable(path: path, reason: "libmagic: \(failure.reason)")
         }
-        guard let format = MediaFormat(mimeType: mimeType) else {
-            throw .notMedia(path: path, detected: mimeType)
-        }
-        let frames = try CompletenessCheck.check(format, head: head, file: file)
         // The same inode as `fd`, whatever happens to `path` meanwhile (a rename, a
         // symlink swapped in), and no trouble with names that are not UTF-8.
         let libraryPath = "/proc/self/fd/\(fd.rawValue)"
+        var format = MediaFormat(mimeType: mimeType)
+        var exif: ExifMetadata?
+        if format == nil, mimeType == "application/octet-stream" {
+            if let raw = Self.cameraRaw(libraryPath) {
+                format = .raw
+                mimeType = raw.mimeType ?? mimeType
+                exif = raw
+            } else if Self.isCanonCR3(head) {
+                format = .raw
+                mimeType = MediaFormat.canonCR3
+            }
+        }
+        guard let format else { throw .notMedia(path: path, detected: mimeType) }
+        let frames = try CompletenessCheck.check(format, head: head, file: file)
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
         return try readImage(
-            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size)
+            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size,
+            exif: exif)
+    }
+
+    /// A camera RAW container libmagic does not know (it says octet-stream for
+    /// Panasonic's RW2, Canon's CR3, Fujifilm's RAF): exiv2's own type detection
+    /// does. Its metadata, when exiv2 calls it one of `MediaFormat.rawMimeTypes`.
+    /// Canon's CR3 is ISO-BMFF with the major brand `crx `; Debian's libmagic and
+    /// exiv2 0.27 do not know it, so its `ftyp` box tells.
+    private static func isCanonCR3(_ head: [UInt8]) -> Bool {
+        head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) && head[8..<12].elementsEqual("crx ".utf8)
+    }
+
+    private static func cameraRaw(_ libraryPath: String) -> ExifMetadata? {
+        guard case .success(let exif) = ExifMetadata.read(path: libraryPath, isTIFF: true),
+            let detected = exif.mimeType, MediaFormat.rawMimeTypes.contains(detected)
+        else { return nil }
+        return exif
     }
 
     private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
@@ -61,25 +90,29 @@ public final class MediaReader {
             orientation: probe.orientation, embeddedDate: probe.creationDate, duration: probe.duration)
     }
 
+    /// `exif` when it was read already (to tell the format).
     private func readImage(
         _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
-        size: Int64
+        size: Int64, exif preread: ExifMetadata? = nil
     ) throws(MediaError) -> MediaInfo {
-        let exif: ExifMetadata?
+        var exif = preread
         var failure: String?
-        switch ExifMetadata.read(path: libraryPath, isTIFF: format == .tiff) {
-        case .success(let value): exif = value
-        case .failure(let error):
-            exif = nil
-            failure = error.reason
+        let tiffLike = format == .tiff || format == .raw
+        if exif == nil {
+            switch ExifMetadata.read(path: libraryPath, isTIFF: tiffLike) {
+            case .success(let value): exif = value
+            case .failure(let error): failure = error.reason
+            }
         }
         if let end = exif?.imageDataEnd, end > size {
-            throw .truncated(path: path, format: exif?.isDNG == true ? "DNG" : "TIFF")
+            let name = format == .raw ? format.displayName : exif?.isDNG == true ? "DNG" : "TIFF"
+            throw .truncated(path: path, format: name)
         }
         // libvips only where exiv2 falls short: GIF frame counts, PNG's CRCs, a size
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).
         let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
-        let needsVips = format == .png || format == .gif || (format != .heif && !exifHasSize)
+        let needsVips =
+            format == .png || format == .gif || (format != .heif && format != .raw && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
             switch VipsHeader.read(path: libraryPath) {
@@ -88,7 +121,10 @@ public final class MediaReader {
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)
             }
         }
-        guard exif != nil || vips != nil else {
+        // exiv2 0.27 cannot read CR3's metadata: it is filed with what is known
+        // (its date then comes from its name or mtime).
+        let metadataOptional = mimeType == MediaFormat.canonCR3
+        guard exif != nil || vips != nil || metadataOptional else {
             throw .damaged(
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
         }
@@ -101,6 +137,10 @@ public final class MediaReader {
             info.orientation = exif.orientation
             info.embeddedDate = exif.embeddedDate(timeZone: timeZone)
             if format == .tiff, exif.isDNG { info.mimeType = "image/x-adobe-dng" }
+            // libmagic calls NEF, ARW and PEF TIFF: exiv2 knows them by their tags.
+            if tiffLike, let detected = exif.mimeType, MediaFormat.rawMimeTypes.contains(detected) {
+                info.mimeType = detected
+            }
             if (format == .png || format == .jpeg), exif.saysScreenshot { subtypes.insert("screenshot") }
         }
         if let vips {
@@ -112,7 +152,9 @@ public final class MediaReader {
         }
         if let frames { info.frameCount = frames }
         if info.frameCount > 1 { subtypes.insert("animated") }
-        if info.mimeType == "image/x-adobe-dng" { subtypes.insert("raw") }
+        if info.mimeType == "image/x-adobe-dng" || MediaFormat.rawMimeTypes.contains(info.mimeType) {
+            subtypes.insert("raw")
+        }
         if (format == .png || format == .jpeg), ScreenshotNames.matches(path) {
             subtypes.insert("screenshot")
         }

@@ -67,7 +67,7 @@ public struct Debouncer: Sendable {
         case .overflow:
             // Closes may have been lost with the queue: the rescan decides anew.
             writing.removeAll()
-        case .created, .directoryAppeared, .failed:
+        case .created, .directoryAppeared, .failed, .renamed:
             break
         }
     }

@@ -46,6 +46,8 @@ public final class InotifyWatcher: @unchecked Sendable {
     private let handler: @Sendable ([WatchEvent]) -> Void
     private var source: DispatchSourceRead?
     private var table = WatchTable()
+    /// Halves of renames waiting for their other half.
+    private var renames = RenamePairing()
     /// Each watch root and the path prefixes never watched below it.
     private var roots: [BytePath: [BytePath]] = [:]
     /// Folders watched on their own, not their sub-folders (the parent of a
@@ -217,8 +219,17 @@ public final class InotifyWatcher: @unchecked Sendable {
         if mask & UInt32(IN_CREATE) != 0 { events.append(.created(path)) }
         if mask & UInt32(IN_MODIFY) != 0 { events.append(.modified(path)) }
         if mask & UInt32(IN_CLOSE_WRITE) != 0 { events.append(.closedWrite(path)) }
-        if mask & UInt32(IN_MOVED_FROM) != 0 { events.append(.movedOut(path)) }
-        if mask & UInt32(IN_MOVED_TO) != 0 { events.append(.movedIn(path)) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if mask & UInt32(IN_MOVED_FROM) != 0 {
+            events.append(.movedOut(path))
+            renames.movedFrom(path, cookie: raw.cookie, at: now)
+        }
+        if mask & UInt32(IN_MOVED_TO) != 0 {
+            events.append(.movedIn(path))
+            if let from = renames.movedTo(cookie: raw.cookie, at: now) {
+                events.append(.renamed(from: from, to: path))
+            }
+        }
         if mask & UInt32(IN_DELETE) != 0 { events.append(.removed(path)) }
     }
 

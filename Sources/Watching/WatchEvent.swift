@@ -18,6 +18,10 @@ public enum WatchEvent: Sendable, Hashable {
     case removed(BytePath)
     /// A file was renamed out of (or within) a watched folder (`IN_MOVED_FROM`).
     case movedOut(BytePath)
+    /// Both halves of one rename of a file, paired by inotify's cookie: it was at
+    /// `from` and is now at `to`, both in watched folders. It follows the
+    /// `movedOut(from)` and `movedIn(to)` it pairs, which are reported as well.
+    case renamed(from: BytePath, to: BytePath)
     /// A folder is now watched that was not before: a new sub-folder, one moved in,
     /// or one found again after an overflow. Files created in it before its watch
     /// existed produce no events, so the caller scans it (only it: every newly
@@ -38,7 +42,8 @@ public enum WatchEvent: Sendable, Hashable {
     public var path: BytePath? {
         switch self {
         case .closedWrite(let path), .movedIn(let path), .created(let path), .modified(let path),
-            .removed(let path), .movedOut(let path), .directoryAppeared(let path), .directoryGone(let path):
+            .removed(let path), .movedOut(let path), .directoryAppeared(let path), .directoryGone(let path),
+            .renamed(_, let path):
             return path
         case .overflow, .failed:
             return nil

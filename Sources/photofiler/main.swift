@@ -21,6 +21,9 @@ let overview = """
       check      compare catalog and disk (--repair to fix the catalog)
       thumb      write an asset's thumbnail, or make every missing one (--all)
       status     is a daemon running on this library, and what is it doing
+      serve      the web gallery in the browser
+      pick       pick assets in the browser, for scripts
+      share      a link that sees one album only
       help       'photofiler help COMMAND' is 'photofiler COMMAND --help'
 
     Every command takes --library DIR and --json; 'photofiler COMMAND --help' says more.
@@ -31,6 +34,7 @@ func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
         RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, StatusCommand.self,
+        ServeCommand.self, PickCommand.self, ShareCommand.self,
         ThumbCommand.self,
     ]
     var raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
@@ -46,6 +50,10 @@ func runCommandLine() -> Int32 {
         return raw.isEmpty ? 2 : 0
     }
     let name = first.display
+    if name == "serve" || name == "pick" {
+        // Before any thread exists, so no early signal is lost.
+        SignalWatcher.blockTerminationSignals()
+    }
     if name == "watch" {
         // Before any thread exists, so no early signal is lost; and libinotifytools
         // first, while its descriptor is below 1024 (it uses select()).

@@ -1,3 +1,4 @@
+import PhotoFilerMedia
 import PhotoFilerSystem
 
 /// Reads a file once: hashing it, and copying it when a copy is needed.
@@ -14,23 +15,35 @@ package final class ContentCopier {
 
     /// SHA-256 of the whole file, read from offset 0 with `pread`; also returns the
     /// number of bytes read (so a file that grew or shrank meanwhile is caught).
+    /// `scan`, when given, sees every byte in order (the format's end is found in
+    /// the same pass).
+    package func hash(_ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScan?)
+        throws(SystemError) -> (hash: String, size: Int64)
+    {
+        try stream(source, path: path, into: nil, scanning: &scan)
+    }
+
+    /// `hash` without a scan.
     package func hash(_ source: FileDescriptor, path: BytePath) throws(SystemError) -> (
         hash: String, size: Int64
     ) {
-        try stream(source, path: path, into: nil)
+        var none: EndMarkerScan? = nil
+        return try stream(source, path: path, into: nil, scanning: &none)
     }
 
-    /// Copies the file into `destination` while hashing it, then fsyncs the copy.
+    /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs the copy.
     package func copy(
-        _ source: FileDescriptor, path: BytePath, to destination: FileDescriptor
+        _ source: FileDescriptor, path: BytePath, to destination: FileDescriptor,
+        scanning scan: inout EndMarkerScan?
     ) throws(SystemError) -> (hash: String, size: Int64) {
-        let result = try stream(source, path: path, into: destination)
+        let result = try stream(source, path: path, into: destination, scanning: &scan)
         try destination.sync()
         return result
     }
 
     private func stream(
-        _ source: FileDescriptor, path: BytePath, into destination: FileDescriptor?
+        _ source: FileDescriptor, path: BytePath, into destination: FileDescriptor?,
+        scanning scan: inout EndMarkerScan?
     ) throws(SystemError) -> (hash: String, size: Int64) {
         var hasher = ContentHasher()
         var offset: Int64 = 0
@@ -44,6 +57,7 @@ package final class ContentCopier {
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             hasher.update(chunk)
+            scan?.consume(chunk)
             try destination?.writeAll(chunk)
             offset += Int64(count)
         }

@@ -71,8 +71,7 @@ public struct LibraryLayout: Sendable, Hashable {
     /// Makes a path absolute against the working directory (no symlink resolution).
     public static func absolute(_ path: BytePath) -> BytePath {
         if path.isAbsolute { return normalize(path) }
-        let cwd = FileManager.default.currentDirectoryPath
-        return normalize(BytePath(cwd).appending(path))
+        return normalize(Sys.currentDirectory().appending(path))
     }
 
     /// Removes `.` components, resolves `..` textually and drops trailing slashes.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoFilerCatalog
+import PhotoFilerFiling
 
 /// `photofiler albums`: user and smart albums with count and cover.
 struct AlbumsCommand: Command {

@@ -1,3 +1,4 @@
+import PhotoFilerFiling
 import PhotoFilerSystem
 
 /// `photofiler info`: one asset, by id or by any path of it.

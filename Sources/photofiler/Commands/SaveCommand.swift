@@ -56,6 +56,7 @@ struct SaveCommand: Command {
                 }
             } catch {
                 context.fail(error.description)
+                if let detail = error.detail { context.log.debug(detail) }
                 status = 1
             }
         }

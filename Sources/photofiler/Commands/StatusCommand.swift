@@ -1,6 +1,7 @@
 import Foundation
 import PhotoFilerCatalog
 import PhotoFilerDaemon
+import PhotoFilerFiling
 import PhotoFilerSystem
 
 /// `photofiler status`: is a daemon running on this library, and what is it doing.

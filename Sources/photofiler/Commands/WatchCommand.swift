@@ -19,7 +19,7 @@ struct WatchCommand: Command {
         var flags = Configuration()
         for value in try arguments.values("--inbox") {
             do {
-                flags.inboxes.append(try InboxConfiguration.parse(flag: value.display))
+                flags.inboxes.append(try InboxConfiguration.parse(flag: value))
             } catch {
                 throw UsageError(error.description)
             }

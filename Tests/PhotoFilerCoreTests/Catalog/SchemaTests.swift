@@ -23,12 +23,15 @@ import Testing
         #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
     }
 
-    @Test func createsVersionOneInAMissingFile() throws {
+    @Test func createsTheNewestVersionInAMissingFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         _ = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
-        #expect(try tables(path) == ["albums", "assets", "memberships", "seen_sources"])
+        #expect(try userVersion(path) == Catalog.schemaVersion)
+        #expect(
+            try tables(path) == [
+                "albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens",
+            ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
     }
@@ -50,7 +53,7 @@ import Testing
         let path = folder.file("catalog.sqlite")
         #expect(FileManager.default.createFile(atPath: path.display, contents: Data()))
         _ = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
     }
 
     @Test func migratesAVersionZeroDatabase() throws {
@@ -63,7 +66,7 @@ import Testing
         }
         #expect(try tables(path).isEmpty)
         let catalog = try Catalog(path: path)
-        #expect(try userVersion(path) == 1)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
         #expect(try catalog.insertAsset(sampleAsset(1)) == 1)
         // Opening it again migrates nothing and keeps the data.
         let again = try Catalog(path: path)
@@ -123,5 +126,28 @@ import Testing
         }
         #expect(sql == "SELECT x FROM nowhere")
         #expect(message.contains("nowhere"))
+    }
+}
+
+/// Version 2 keeps a keep-mode source's hash, filled in from its asset on migration.
+@Suite struct SeenSourceHashMigrationTests {
+    @Test func versionOneSourcesGetTheirAssetsHash() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.executeScript(Schema.version1)
+            try connection.execute("PRAGMA user_version = 1")
+            try connection.execute(
+                """
+                INSERT INTO assets (roll_path, hash, media_type, mime, pixel_width, pixel_height,
+                    created_at, created_source, added_at, size, original_name)
+                VALUES (x'61', 'abc', 'image', 'image/jpeg', 1, 1, 0, 'exif', 0, 1, x'61')
+                """)
+            try connection.execute(
+                "INSERT INTO seen_sources (path, size, mtime_ns, asset_id) VALUES (x'2f69', 1, 2, 1)")
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try catalog.seenSourceHash(path: "/i") == "abc")
     }
 }

@@ -1,3 +1,4 @@
+import PhotoFilerSystem
 import Testing
 
 @testable import PhotoFilerDaemon
@@ -28,7 +29,8 @@ import Testing
     ])
     func badInboxFlags(value: String, phrase: String) {
         do {
-            _ = try InboxConfiguration.parse(flag: value, environment: environment, workingDirectory: "/w")
+            _ = try InboxConfiguration.parse(
+                flag: BytePath(value), environment: environment, workingDirectory: "/w")
             Issue.record("accepted \(value)")
         } catch {
             #expect(error.description.contains(phrase), "\(error)")

@@ -157,8 +157,12 @@ struct MediaReaderTests {
         let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
         try bytes.write(to: URL(fileURLWithPath: whole.display))
         #expect(try Corpus.read(whole, with: reader).pixelWidth == 1800)
+        // Its still is whole whatever follows the still's end (SPEC "Complete files only").
+        let cutVideo = folder.path.appending("cut-video.MP.jpg")
+        try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cutVideo.display))
+        #expect(try Corpus.read(cutVideo, with: reader).pixelWidth == 1800)
         let cut = folder.path.appending("cut.MP.jpg")
-        try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cut.display))
+        try bytes.prefix(bytes.count / 10).write(to: URL(fileURLWithPath: cut.display))
         #expect(throws: MediaError.truncated(path: cut, format: "JPEG")) {
             try Corpus.read(cut, with: reader)
         }

@@ -120,7 +120,7 @@ import Testing
     /// new mtime) and changing its mode does not file it a second time.
     @Test func aKeptFileTouchedAfterFilingIsNotFiledTwice() throws {
         let scene = try DaemonScene()
-        let daemon = try scene.start(["--settle", "100", "--keep"])
+        let daemon = try scene.start(["--settle", "100", "--keep", "--verbose"])
         let inbox = scene.inbox()
         let picture = Pictures.uniqueJPEG(0, tag: "kept")
         let path = inbox.appending("kept.jpg")
@@ -138,7 +138,7 @@ import Testing
         try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "kept"), as: "after.jpg", into: inbox)
 
         #expect(scene.waitForAlbum(count: 2), "\(daemon.log)")
-        #expect(daemon.waitForLog("'\(path.display)' is already asset"), "\(daemon.log)")
+        #expect(daemon.waitForLog("'\(path.display)' was filed before with these bytes"), "\(daemon.log)")
         try scene.contents.expectFiledOnce(
             [Pictures.sha256(picture), Pictures.sha256(Pictures.uniqueJPEG(1, tag: "kept"))], album: "QQ")
         #expect(try readFile(path) == picture, "keep mode leaves the inbox file as it was")

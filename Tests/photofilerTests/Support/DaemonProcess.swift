@@ -14,9 +14,10 @@ final class DaemonProcess {
     /// Every notify message received so far ("READY=1", "STATUS=…").
     var messages: [String] { reader.messages }
 
-    /// Starts `photofiler watch --library LIBRARY ARGS…` and waits for READY=1.
+    /// Starts `photofiler watch --library LIBRARY ARGS… BYTEARGS…` and waits for READY=1.
     init(
-        library: BytePath, arguments: [String], environment: [String: String] = [:],
+        library: BytePath, arguments: [String], byteArguments: [BytePath] = [],
+        environment: [String: String] = [:],
         waitForReady: Bool = true,
         readyTimeout: Double = 30, launcher: [String] = []
     ) throws {
@@ -47,7 +48,7 @@ final class DaemonProcess {
         env["NOTIFY_SOCKET"] = socketPath.display
         process = try Spawned(
             arguments: ["watch", "--library", library.display].map { BytePath($0) }
-                + arguments.map { BytePath($0) },
+                + arguments.map { BytePath($0) } + byteArguments,
             environment: env, launcher: launcher.map { BytePath($0) })
         if waitForReady {
             guard waitForMessage(timeout: readyTimeout, { $0.contains("READY=1") }) else {

@@ -1,0 +1,49 @@
+#ifndef PHOTOFILER_MICROHTTPD_SHIM_H
+#define PHOTOFILER_MICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/// The limits a gallery listener is started with; each one bounds what a client can make it hold.
+struct photofiler_mhd_limits {
+    unsigned int thread_pool_size;
+    /// Open connections in all (MHD_OPTION_CONNECTION_LIMIT) and from one address.
+    unsigned int connection_limit;
+    unsigned int per_address_limit;
+    /// Bytes a connection may hold, request headers included (MHD_OPTION_CONNECTION_MEMORY_LIMIT):
+    /// a request whose headers do not fit is answered 431 by libmicrohttpd itself.
+    size_t connection_memory;
+    /// Seconds an idle connection is kept (suspended event streams do not time out).
+    unsigned int timeout_seconds;
+};
+
+/// MHD_start_daemon takes its options as C varargs, which Swift cannot call:
+/// this fixed-argument wrapper passes the options photofiler uses and ends the list.
+static inline struct MHD_Daemon *photofiler_mhd_start(
+    unsigned int flags, const struct sockaddr_in *address, MHD_AccessHandlerCallback handler,
+    void *handler_context, MHD_RequestCompletedCallback completed, struct photofiler_mhd_limits limits)
+{
+    return MHD_start_daemon(
+        flags, ntohs(address->sin_port), NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
+        MHD_OPTION_THREAD_POOL_SIZE, limits.thread_pool_size,
+        MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, handler_context,
+        MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (port 0 asks the kernel for a free one).
+/// MHD_get_daemon_info is variadic as well.
+static inline uint16_t photofiler_mhd_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+#endif

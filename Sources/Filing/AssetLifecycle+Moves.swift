@@ -1,0 +1,54 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// Moves made by hand inside the library (SPEC "Deletion": a move is not a
+/// deletion): a roll file moved within the Roll stays the same asset with the
+/// same albums; an album entry moved into another album's folder leaves the
+/// first album and joins the second.
+extension AssetLifecycle {
+    /// The roll file of `asset` is now at `rollPath` (relative): the new path is
+    /// recorded, and every album entry that is a symbolic link is pointed at it
+    /// (a hard link is the same inode wherever the roll file's name went).
+    public func rollFileMoved(_ asset: AssetRecord, to rollPath: BytePath) throws(FilingError) {
+        try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.setRollPath(rollPath, of: asset.id)
+        }
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.memberships(ofAsset: asset.id)
+        }
+        for membership in memberships where membership.isActive {
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try filer.catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            let entry = filer.layout.albumFolder(album).appending(membership.entryName)
+            try filer.systemCall(entry) { () throws(SystemError) in
+                guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }
+                try filer.albums.repoint(membership.entryName, in: album, to: rollPath)
+            }
+        }
+    }
+
+    /// An album entry was renamed or moved: from `album`'s `entryName` to
+    /// `newEntryName` in `destination` (nil when the new folder is no album). The
+    /// asset leaves the first album and joins the second, in one transaction.
+    public func albumEntryMoved(
+        _ membership: MembershipRecord, to destination: AlbumRecord?, entryName newEntryName: BytePath
+    ) throws(FilingError) {
+        guard membership.isActive else { return }
+        let now = filer.now()
+        try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.write { () throws(CatalogError) in
+                if destination?.id != membership.albumID {
+                    try filer.catalog.endMembership(
+                        asset: membership.assetID, album: membership.albumID, at: now)
+                }
+                if let destination {
+                    try filer.catalog.addMembership(
+                        asset: membership.assetID, album: destination.id, entryName: newEntryName, at: now)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerSystem
+
+/// Who a request speaks for, once SPEC's safety rules have let it in.
+public enum AccessScope: Sendable, Equatable {
+    /// The whole library (loopback without `--token`, or the gallery's token).
+    case library
+    /// One album through a `share` link: read-only, everything else is 404.
+    case album(AlbumRecord)
+}
+
+/// SPEC's safety rules for one listener: the Host check against DNS rebinding, the
+/// token (once as `?token=`, then a cookie, or the `X-PhotoFiler-Token` header),
+/// share tokens, and the write token.
+public struct AccessPolicy: Sendable {
+    public let address: ListenAddress
+    /// Required of every request when set: `--token`, or one made for a non-loopback listener.
+    public let token: String?
+    /// What a write must carry in `X-PhotoFiler-Token`: the token, else a per-run secret that
+    /// only the gallery's own pages know (`<meta name="photofiler-token">`).
+    public let writeToken: String
+    /// The listener's port once bound (the cookie and the Host check name it).
+    public var port: UInt16
+
+    public static let tokenHeader = "x-photofiler-token"
+
+    public init(address: ListenAddress, token: String?) throws(SystemError) {
+        self.address = address
+        self.port = address.port
+        if let token {
+            self.token = token
+        } else if address.isLoopback {
+            self.token = nil
+        } else {
+            self.token = try AccessToken.generate()
+        }
+        if let token = self.token {
+            writeToken = token
+        } else {
+            writeToken = try AccessToken.generate()
+        }
+    }
+
+    /// Cookies ignore ports, so the name carries it: two galleries on one host keep theirs apart.
+    public var cookieName: String { "photofiler-token-\(port)" }
+
+    /// The Host header names this listener: its address or, on loopback, `localhost`; on the
+    /// wildcard address any IP literal or this machine's name. A name that merely resolves
+    /// here (DNS rebinding) is refused.
+    public func acceptsHost(_ host: String?) -> Bool {
+        guard let host, !host.isEmpty else { return false }
+        var name = host.lowercased()
+        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") {
+            guard UInt16(name[name.index(after: colon)...]) == port else { return false }
+            name = String(name[..<colon])
+        }
+        if name == address.host { return true }
+        if address.isLoopback { return name == "localhost" }
+        if address.isWildcard {
+            if (try? ListenAddress(parsing: name + ":0")) != nil { return true }
+            if name == "localhost" { return true }
+            if let machine = Sys.hostName()?.lowercased(), !machine.isEmpty {
+                return name == machine || name.hasPrefix(machine + ".")
+            }
+        }
+        return false
+    }
+
+    /// The token a request presents: the query's, else the header's, else the cookie's.
+    public func presentedToken(_ request: HTTPRequest) -> (token: String, fromCookie: Bool)? {
+        if let query = request.query["token"], !query.isEmpty { return (query, false) }
+        if let header = request.header(Self.tokenHeader), !header.isEmpty { return (header, false) }
+        if let cookie = request.cookies[cookieName], !cookie.isEmpty { return (cookie, true) }
+        return nil
+    }
+
+    /// The scope of a request, or nil for 401. `share` looks a token's hash up.
+    public func scope(of request: HTTPRequest, share: (String) -> AlbumRecord?) -> AccessScope? {
+        guard let presented = presentedToken(request)?.token else {
+            return token == nil ? .library : nil
+        }
+        if AccessToken.matches(presented, token ?? writeToken) { return .library }
+        if let album = share(AccessToken.hash(presented)) { return .album(album) }
+        return nil
+    }
+
+    /// A write carries the write token in its header (a cookie alone is not enough:
+    /// a page elsewhere could make the browser send it).
+    public func allowsWrite(_ request: HTTPRequest) -> Bool {
+        guard let header = request.header(Self.tokenHeader) else { return false }
+        return AccessToken.matches(header, writeToken)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerSystem
+
+/// `photofiler serve` (and the picker's private server): SPEC's pages and API
+/// over one library's catalog, behind SPEC's safety rules.
+///
+/// `@unchecked Sendable`: the policy's port is written once after the listener
+/// binds, under `lock`; everything else is immutable or Sendable itself.
+public final class Gallery: HTTPHandler, @unchecked Sendable {
+    let catalog: CatalogAccess
+    let thumbnails: any ThumbnailSource
+    let events: EventHub
+    let picker: PickSession?
+    private let lock = ThreadLock()
+    private var policyValue: AccessPolicy
+    private var daemon: MicroHTTPDaemon?
+
+    public init(
+        catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
+        picker: PickSession? = nil
+    ) {
+        self.catalog = catalog
+        self.thumbnails = thumbnails
+        self.picker = picker
+        self.policyValue = policy
+        events = EventHub(catalog: catalog)
+    }
+
+    public var policy: AccessPolicy { lock.withLock { policyValue } }
+
+    /// Starts listening; the gallery's address (with `?token=` when every request needs one).
+    public func start() throws(ServerError) -> String {
+        try events.start()
+        let daemon = try MicroHTTPDaemon(address: policy.address, handler: self)
+        lock.withLock {
+            policyValue.port = daemon.port
+            self.daemon = daemon
+        }
+        return baseURL
+    }
+
+    /// `http://ADDR:PORT` of the running listener (the machine's name on the wildcard address).
+    public var baseURL: String {
+        let policy = self.policy
+        let host = policy.address.isWildcard ? (Sys.hostName() ?? "localhost") : policy.address.host
+        return "http://\(host):\(policy.port)"
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var response = admit(request)
+        for (name, value) in Self.securityHeaders { response.addHeader(name, value) }
+        return response
+    }
+
+    /// No inline script or style, nothing from elsewhere, no framing, no referrer.
+    static let securityHeaders: [(String, String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
+                + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+
+    /// SPEC's checks in order: Host (403), body (413), token (401), write rights (403), then the route.
+    private func admit(_ request: HTTPRequest) -> HTTPResponse {
+        let policy = self.policy
+        guard policy.acceptsHost(request.header("host")) else {
+            return .error(403, "This gallery answers only to its own address; open it as \(baseURL)/.")
+        }
+        if let length = request.header("content-length"), length != "0" {
+            return .error(413, "The gallery takes no request bodies.")
+        }
+        if request.header("transfer-encoding") != nil {
+            return .error(413, "The gallery takes no request bodies.")
+        }
+        guard ["GET", "HEAD", "PUT", "DELETE", "POST"].contains(request.method) else {
+            return .error(405, "The gallery does not answer \(request.method) requests.")
+        }
+        guard let scope = policy.scope(of: request, share: share(tokenHash:)) else {
+            var refused = HTTPResponse.error(
+                401, "This gallery needs its token: open the link photofiler printed (…?token=…).")
+            if policy.presentedToken(request)?.fromCookie == true {
+                refused.addHeader(
+                    "Set-Cookie", "\(policy.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
+            }
+            return refused
+        }
+        if request.isWrite {
+            guard case .library = scope else {
+                return .error(403, "A shared album is read-only.")
+            }
+            guard policy.allowsWrite(request) else {
+                return .error(403, "A change needs the header X-PhotoFiler-Token with the gallery's token.")
+            }
+        }
+        var response = route(request, scope: scope)
+        if let token = request.query["token"], !token.isEmpty {
+            // Given once in the address; the cookie carries it from here on.
+            response.addHeader(
+                "Set-Cookie", "\(policy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+        }
+        return response
+    }
+
+    /// The album a live share token opens, by the token's hash.
+    private func share(tokenHash: String) -> AlbumRecord? {
+        let now = Date().timeIntervalSince1970
+        return try? catalog.read { catalog throws(CatalogError) -> AlbumRecord? in
+            guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now) else {
+                return nil
+            }
+            return try catalog.album(id: share.album)
+        }
+    }
+
+    private func route(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(
+            String.init)
+        let reading = request.method == "GET" || request.method == "HEAD"
+        func readOnly(_ make: () -> HTTPResponse) -> HTTPResponse {
+            reading ? make() : .error(405, "\(request.path) is read-only.")
+        }
+        switch parts.first {
+        case "api":
+            return api(Array(parts.dropFirst()), request, scope: scope)
+        case "static":
+            return readOnly { PageFiles.file(parts.dropFirst().joined(separator: "/")) }
+        case "" where parts.count == 1, nil:
+            return readOnly { page(.albums, scope: scope) }
+        case "albums" where parts.count == 2:
+            return readOnly { albumPage(named: parts[1], request: request, scope: scope) }
+        case "assets" where parts.count == 2:
+            return readOnly { assetPage(parts[1], scope: scope) }
+        case "pick" where parts.count == 1 && picker != nil:
+            guard case .library = scope else { return .html(Page.notFound, status: 404) }
+            return readOnly { page(.pick, scope: scope) }
+        default:
+            return .html(Page.notFound, status: 404)
+        }
+    }
+
+    func page(_ kind: Page.Kind, scope: AccessScope, attributes: [String: String] = [:]) -> HTTPResponse {
+        var attributes = attributes
+        if case .album(let album) = scope { attributes["shared-album"] = album.name }
+        if kind == .pick, let picker { attributes.merge(picker.pageAttributes) { $1 } }
+        let token: String
+        switch scope {
+        case .library: token = policy.writeToken
+        case .album: token = ""
+        }
+        return .html(Page.render(kind, token: token, attributes: attributes))
+    }
+
+    private func albumPage(named name: String, request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
+        switch resolveAlbum(name, scope: scope) {
+        case .found: return page(.album, scope: scope, attributes: ["album": name])
+        case .missing, .invalid: return .html(Page.notFound, status: 404)
+        }
+    }
+
+    private func assetPage(_ text: String, scope: AccessScope) -> HTTPResponse {
+        guard let id = AssetID(text), id > 0, (try? visibleAsset(id, scope: scope)) ?? nil != nil else {
+            return .html(Page.notFound, status: 404)
+        }
+        return page(.asset, scope: scope, attributes: ["asset": String(id)])
+    }
+}

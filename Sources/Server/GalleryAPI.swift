@@ -1,0 +1,236 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerFiling
+import PhotoFilerMediaTypes
+
+/// The album a request names, as a query narrowed to it.
+enum AlbumResolution {
+    case found(AssetQuery)
+    case missing
+    case invalid
+}
+
+/// A request parameter that is not one SPEC allows: 400 with this message.
+struct BadParameter: Error {
+    let message: String
+}
+
+extension Gallery {
+    /// `/api/…`, after the safety checks.
+    func api(_ parts: [String], _ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        do {
+            switch (method, parts.count, parts.first) {
+            case ("GET", 1, "albums"): return try albums(scope: scope)
+            case ("GET", 1, "assets"): return try assets(request, scope: scope)
+            case ("GET", 1, "timeline"): return try timeline(request, scope: scope)
+            case ("GET", 1, "events"): return eventStream(scope: scope)
+            case ("POST", 1, "pick"), ("POST", 2, "pick"):
+                guard let picker, case .library = scope else { break }
+                return try picker.choose(parts.count == 2 ? parts[1] : nil, request: request, gallery: self)
+            case (_, 2...3, "assets"):
+                return try asset(parts, method: method, request, scope: scope)
+            default: break
+            }
+            return .error(404, "There is no \(request.method) \(request.path) in the gallery's API.")
+        } catch let error as BadParameter {
+            return .error(400, error.message)
+        } catch {
+            return .error(500, "The catalog failed: \(error)")
+        }
+    }
+
+    private func albums(scope: AccessScope) throws -> HTTPResponse {
+        let layout = catalog.layout
+        let summaries = try catalog.read { try $0.albumSummaries(now: Date().timeIntervalSince1970) }
+        let visible = summaries.filter { summary in
+            switch (scope, summary.kind) {
+            case (.library, _): return true
+            case (.album(let shared), .user(let album)): return album.id == shared.id
+            case (.album, .smart): return false
+            }
+        }
+        return .json(visible.map { AlbumJSON($0, layout: layout) })
+    }
+
+    /// `{"assets": [...], "next": cursor or null}`: one page, newest first.
+    private func assets(_ request: HTTPRequest, scope: AccessScope) throws -> HTTPResponse {
+        struct Page: Encodable {
+            var assets: [AssetJSON]
+            var next: String?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(assets, forKey: .assets)
+                try container.encode(next, forKey: .next)  // null, not absent, on the last page
+            }
+            enum CodingKeys: String, CodingKey { case assets, next }
+        }
+        guard var query = try narrowed(request, scope: scope) else {
+            return .error(404, "There is no album named '\(request.query["album"] ?? "")'.")
+        }
+        let limit = try Self.integer(request.query["limit"], name: "limit", in: 1...1000) ?? 100
+        if let text = request.query["cursor"], !text.isEmpty {
+            guard let cursor = AssetCursor(text: text, sort: query.sort) else {
+                throw BadParameter(
+                    message: "The cursor '\(text)' is not one this listing gave; start without one.")
+            }
+            query.refinements.after = cursor
+        }
+        query.limit = limit + 1
+        let layout = catalog.layout
+        let result = try catalog.read { catalog throws(CatalogError) -> Page in
+            let rows = try catalog.assets(matching: query)
+            var objects: [AssetJSON] = []
+            objects.reserveCapacity(min(rows.count, limit))
+            for row in rows.prefix(limit) {
+                objects.append(try AssetJSON.load(row, catalog: catalog, layout: layout))
+            }
+            let next = rows.count > limit ? AssetCursor(after: rows[limit - 1], sort: query.sort).text : nil
+            return Page(assets: objects, next: next)
+        }
+        return .json(result)
+    }
+
+    private func timeline(_ request: HTTPRequest, scope: AccessScope) throws -> HTTPResponse {
+        struct Month: Encodable {
+            var month: String
+            var count: Int
+        }
+        guard let query = try narrowed(request, scope: scope) else {
+            return .error(404, "There is no album named '\(request.query["album"] ?? "")'.")
+        }
+        let months = try catalog.read { try $0.timeline(query) }
+        return .json(months.map { Month(month: $0.month, count: $0.count) })
+    }
+
+    private func eventStream(scope: AccessScope) -> HTTPResponse {
+        let album: AlbumID?
+        switch scope {
+        case .library: album = nil
+        case .album(let shared): album = shared.id
+        }
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+            body: .stream(events.open(album: album)))
+    }
+
+    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/favorite`.
+    private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
+        -> HTTPResponse
+    {
+        guard let id = AssetID(parts[1]), id > 0, let asset = try visibleAsset(id, scope: scope) else {
+            return .error(404, "There is no asset '\(parts[1])' in this gallery.")
+        }
+        switch (method, parts.count == 3 ? parts[2] : nil) {
+        case ("GET", nil):
+            let layout = catalog.layout
+            return .json(try catalog.read { try AssetJSON.load(asset, catalog: $0, layout: layout) })
+        case ("GET", "thumbnail"):
+            let size = try Self.integer(request.query["size"], name: "size", in: 1...1024) ?? 256
+            guard size == 256 || size == 1024 else {
+                throw BadParameter(message: "The thumbnail size is 256 or 1024, not \(size).")
+            }
+            return thumbnail(of: asset, size: size)
+        case ("GET", "original"):
+            return original(of: asset, request: request)
+        case ("PUT", "favorite"), ("DELETE", "favorite"):
+            let favorite = method == "PUT"
+            try catalog.read { try $0.setFavorite(favorite, of: id) }
+            return .noContent()
+        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "favorite"):
+            return .error(405, "\(request.path) does not take \(request.method).")
+        default:
+            return .error(404, "There is no \(request.path) in the gallery's API.")
+        }
+    }
+
+    /// The asset with that id if the scope may see it.
+    func visibleAsset(_ id: AssetID, scope: AccessScope) throws -> AssetRecord? {
+        try catalog.read { catalog throws(CatalogError) -> AssetRecord? in
+            switch scope {
+            case .library: return try catalog.asset(id: id)
+            case .album(let shared):
+                guard try catalog.isVisibleMember(id, shared.id) else { return nil }
+                return try catalog.asset(id: id)
+            }
+        }
+    }
+
+    /// The album a request names (none: the whole library, or a share's own album).
+    func resolveAlbum(_ name: String?, scope: AccessScope) -> AlbumResolution {
+        var query = AssetQuery(now: Date().timeIntervalSince1970)
+        guard let name else {
+            if case .album(let shared) = scope { query.album = shared.id }
+            return .found(query)
+        }
+        guard let album = try? AlbumName(validating: name) else { return .invalid }
+        switch scope {
+        case .album(let shared):
+            guard album.value == shared.name else { return .missing }
+            query.album = shared.id
+            return .found(query)
+        case .library:
+            guard let selection = try? catalog.read({ try AlbumSelection.find(album, in: $0) }) else {
+                return .missing
+            }
+            query.narrow(to: selection)
+            return .found(query)
+        }
+    }
+
+    /// The query for `/api/assets` and `/api/timeline`: album, media, sort and the
+    /// gallery's own month, name and date filters; nil for an unknown album.
+    private func narrowed(_ request: HTTPRequest, scope: AccessScope) throws -> AssetQuery? {
+        guard case .found(var query) = resolveAlbum(request.query["album"], scope: scope) else { return nil }
+        switch request.query["media"] {
+        case nil, "", "all": break
+        case "image": query.mediaType = .image
+        case "video": query.mediaType = .video
+        case "live": query.refinements.subtype = "live"
+        case let other?: throw BadParameter(message: "media is image, video or live, not '\(other)'.")
+        }
+        switch request.query["sort"] {
+        case nil, "", "added": query.sort = .added
+        case "created": query.sort = .created
+        case let other?: throw BadParameter(message: "sort is added or created, not '\(other)'.")
+        }
+        query.refinements.month = try Self.date(request.query["month"], name: "month", digits: [4, 2])
+        query.refinements.createdFrom = try Self.date(request.query["from"], name: "from", digits: [4, 2, 2])
+        query.refinements.createdThrough = try Self.date(request.query["to"], name: "to", digits: [4, 2, 2])
+        if let name = request.query["name"], !name.isEmpty {
+            guard name.utf8.count <= 200 else {
+                throw BadParameter(message: "name is at most 200 bytes long.")
+            }
+            query.refinements.nameContains = name
+        }
+        return query
+    }
+
+    static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text, !text.isEmpty else { return nil }
+        guard text.allSatisfy(\.isASCII), let value = Int(text), range.contains(value) else {
+            throw BadParameter(
+                message:
+                    "\(name) is a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'."
+            )
+        }
+        return value
+    }
+
+    /// `YYYY-MM` or `YYYY-MM-DD` (digits per dash-separated part).
+    static func date(_ text: String?, name: String, digits: [Int]) throws -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let valid =
+            parts.count == digits.count
+            && zip(parts, digits).allSatisfy { part, count in
+                part.count == count && part.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+        guard valid else {
+            let shape = digits.count == 2 ? "YYYY-MM" : "YYYY-MM-DD"
+            throw BadParameter(message: "\(name) is a date as \(shape), not '\(text)'.")
+        }
+        return text
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+extension Gallery {
+    /// The asset's thumbnail as `image/jpeg`; 404 when it has none.
+    func thumbnail(of asset: AssetRecord, size: Int) -> HTTPResponse {
+        guard let file = thumbnails.thumbnail(of: asset, size: size), var response = Self.whole(file.path)
+        else {
+            return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
+        }
+        response.addHeader("Content-Type", file.mimeType)
+        response.addHeader("Cache-Control", "private, max-age=3600")
+        return response
+    }
+
+    /// The roll file (or its copy in Recently Deleted) with its MIME type; one `Range` honoured.
+    func original(of asset: AssetRecord, request: HTTPRequest) -> HTTPResponse {
+        let path = catalog.layout.absolute(asset.trashPath ?? asset.rollPath)
+        guard let (fd, size) = Self.open(path) else {
+            return .error(404, "The file of asset \(asset.id) is not in the library any more.")
+        }
+        var response: HTTPResponse
+        switch ByteRange.parse(request.header("range"), size: size) {
+        case .whole:
+            response = HTTPResponse(status: 200, body: .file(fd, offset: 0, length: size))
+        case .part(let range):
+            response = HTTPResponse(
+                status: 206,
+                body: .file(fd, offset: range.lowerBound, length: range.upperBound - range.lowerBound))
+            response.addHeader("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
+        case .unsatisfiable:
+            fd.close()
+            response = .error(416, "The range asked for is outside the file's \(size) bytes.")
+            response.addHeader("Content-Range", "bytes */\(size)")
+            return response
+        }
+        response.addHeader("Content-Type", asset.info.mimeType)
+        response.addHeader("Accept-Ranges", "bytes")
+        response.addHeader("Cache-Control", "private, max-age=3600")
+        return response
+    }
+
+    /// A whole regular file as a body, or nil when it cannot be opened.
+    private static func whole(_ path: BytePath) -> HTTPResponse? {
+        guard let (fd, size) = open(path) else { return nil }
+        return HTTPResponse(status: 200, body: .file(fd, offset: 0, length: size))
+    }
+
+    /// Opens a path the catalog gave (never one from a request); a regular file only.
+    private static func open(_ path: BytePath) -> (FileDescriptor, Int64)? {
+        guard let fd = try? Sys.openForReading(path) else { return nil }
+        guard let status = try? fd.status(), status.isRegularFile else {
+            fd.close()
+            return nil
+        }
+        return (fd, status.size)
+    }
+}
+
+/// One `Range: bytes=…` of a file (RFC 9110 §14.1.2); several ranges get the whole file.
+enum ByteRange: Equatable {
+    case whole
+    case part(Range<Int64>)
+    case unsatisfiable
+
+    static func parse(_ header: String?, size: Int64) -> ByteRange {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let ends = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard ends.count == 2 else { return .whole }
+        let first = ends[0].isEmpty ? nil : Int64(ends[0])
+        let last = ends[1].isEmpty ? nil : Int64(ends[1])
+        if !ends[0].isEmpty && first == nil || !ends[1].isEmpty && last == nil { return .whole }
+        switch (first, last) {
+        case (let start?, let end):
+            guard start < size else { return .unsatisfiable }
+            let stop = min(end.map { $0 + 1 } ?? size, size)
+            guard stop > start else { return .whole }
+            return .part(start..<stop)
+        case (nil, let suffix?):
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
+            return .part(max(0, size - suffix)..<size)
+        case (nil, nil):
+            return .whole
+        }
+    }
+}

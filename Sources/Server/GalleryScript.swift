@@ -1,0 +1,401 @@
+/// The gallery's one script: draws each page from the API, keeps it current
+/// through `/api/events`, and handles the keyboard. Plain JavaScript, no build step.
+enum GalleryScript {
+    static let text = #"""
+        'use strict';
+        (() => {
+          const body = document.body;
+          const kind = body.dataset.page;
+          const token = (document.querySelector('meta[name="photofiler-token"]') || {}).content || '';
+          const shared = body.dataset.sharedAlbum || null;
+          const main = document.getElementById('main');
+          const tools = document.getElementById('tools');
+          const statusLine = document.getElementById('status');
+          const smartAlbums = ['Videos', 'Live Photos', 'Animated', 'Screenshots', 'Recently Added', 'Favorites',
+                               'Recently Deleted'];
+
+          function el(tag, attributes, ...children) {
+            const node = document.createElement(tag);
+            for (const [name, value] of Object.entries(attributes || {})) {
+              if (value === null || value === undefined || value === false) continue;
+              node.setAttribute(name, value === true ? '' : String(value));
+            }
+            node.append(...children.filter((child) => child !== null && child !== undefined));
+            return node;
+          }
+          function say(text) { statusLine.textContent = text; }
+          function setTitle(text) { document.getElementById('title').textContent = text; document.title = text + ' · photofiler'; }
+          async function getJSON(url) {
+            const response = await fetch(url, { credentials: 'same-origin' });
+            if (!response.ok) throw new Error(url + ' answered ' + response.status);
+            return response.json();
+          }
+          async function change(method, url) {
+            const response = await fetch(url, { method, credentials: 'same-origin', headers: { 'X-PhotoFiler-Token': token } });
+            if (!response.ok) throw new Error(url + ' answered ' + response.status);
+          }
+          const thumbnail = (id, size) => '/api/assets/' + id + '/thumbnail?size=' + (size || 256);
+          const albumHref = (name) => '/albums/' + encodeURIComponent(name);
+          function monthTitle(month) {
+            const [year, number] = month.split('-').map(Number);
+            return new Date(year, number - 1, 1).toLocaleDateString(undefined, { year: 'numeric', month: 'long' });
+          }
+          function describe(asset) {
+            const what = asset.mediaType === 'video' ? 'Video' : (asset.subtypes.includes('live') ? 'Live Photo' : 'Photo');
+            return what + ' ' + asset.originalName + ', ' + asset.created.slice(0, 10);
+          }
+          if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
+
+          // Server-Sent Events: filed, deleted, changed, each {"id": N}.
+          const listeners = [];
+          function onChange(listener) {
+            if (listeners.length === 0) {
+              const source = new EventSource('/api/events');
+              for (const name of ['filed', 'deleted', 'changed']) {
+                source.addEventListener(name, (event) => {
+                  const id = JSON.parse(event.data).id;
+                  for (const each of listeners) each(name, id);
+                });
+              }
+            }
+            listeners.push(listener);
+          }
+
+          // Arrow keys move between tiles in reading order and by rows; Enter opens (links and buttons do).
+          function moveFocus(key) {
+            const tiles = [...main.querySelectorAll('.tile')];
+            const index = tiles.indexOf(document.activeElement);
+            if (index < 0) { if (tiles[0]) tiles[0].focus(); return; }
+            let target = null;
+            if (key === 'ArrowLeft') target = tiles[index - 1];
+            else if (key === 'ArrowRight') target = tiles[index + 1];
+            else {
+              const here = tiles[index].getBoundingClientRect();
+              const down = key === 'ArrowDown';
+              const row = tiles.filter((tile) => {
+                const box = tile.getBoundingClientRect();
+                return down ? box.top > here.top + 2 : box.top < here.top - 2;
+              });
+              const nearestTop = down ? Math.min(...row.map((t) => t.getBoundingClientRect().top))
+                                      : Math.max(...row.map((t) => t.getBoundingClientRect().top));
+              let best = Infinity;
+              for (const tile of row) {
+                const box = tile.getBoundingClientRect();
+                if (Math.abs(box.top - nearestTop) > 2) continue;
+                const distance = Math.abs(box.left - here.left);
+                if (distance < best) { best = distance; target = tile; }
+              }
+            }
+            if (target) { target.focus(); target.scrollIntoView({ block: 'nearest' }); }
+          }
+          document.addEventListener('keydown', (event) => {
+            if (event.target.matches && event.target.matches('input, video')) return;
+            if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
+              event.preventDefault();
+              moveFocus(event.key);
+            } else if (event.key === 'Escape') {
+              escape();
+            }
+          });
+          let escape = () => {};
+
+          // `/`: the albums, user then smart, as covers with counts.
+          async function showAlbums() {
+            setTitle(shared ? 'Shared album' : 'Albums');
+            const albums = await getJSON('/api/albums');
+            const grid = el('div', { class: 'grid albums', role: 'list' });
+            for (const album of albums) {
+              const count = album.count + (album.count === 1 ? ' item' : ' items');
+              const cover = album.cover === null
+                ? el('div', { class: 'empty', role: 'img', 'aria-label': album.name + ' is empty' })
+                : el('img', { src: thumbnail(album.cover), alt: 'Cover of ' + album.name, decoding: 'async' });
+              grid.append(el('a', { class: 'tile album', role: 'listitem', href: albumHref(album.name),
+                                   'data-album': album.name, 'aria-label': album.name + ', ' + count },
+                cover, el('span', { class: 'caption' }, el('strong', {}, album.name), el('span', { class: 'count' }, count))));
+            }
+            main.replaceChildren(grid);
+            say('');
+          }
+
+          // An album or the picker: months from /api/timeline, each month's assets loaded as it nears the view.
+          function albumView(options) {
+            const album = options.album;
+            const pick = options.pick;
+            const filter = { media: options.media || '', name: '', from: '', to: '' };
+            const sections = new Map();
+            const tiles = new Map();
+            const selected = new Set();
+            const months = el('div', { class: 'months' });
+            const scrubber = el('nav', { class: 'scrubber', 'aria-label': 'Months' });
+            main.replaceChildren(el('div', { class: 'layout' }, months, scrubber));
+            let generation = 0;
+            const observer = new IntersectionObserver((entries) => {
+              for (const entry of entries) if (entry.isIntersecting) loadMonth(sections.get(entry.target.dataset.month));
+            }, { rootMargin: '1200px 0px' });
+
+            function query(extra) {
+              const parameters = new URLSearchParams();
+              if (album) parameters.set('album', album);
+              parameters.set('sort', 'created');
+              for (const [name, value] of Object.entries(filter)) if (value) parameters.set(name, value);
+              for (const [name, value] of Object.entries(extra || {})) if (value) parameters.set(name, value);
+              return parameters.toString();
+            }
+
+            function tileFor(asset) {
+              const label = describe(asset);
+              const image = el('img', { src: thumbnail(asset.id), alt: label, loading: 'lazy', decoding: 'async' });
+              const badge = asset.mediaType === 'video' ? el('span', { class: 'badge', 'aria-hidden': 'true' }, '▶')
+                : asset.subtypes.includes('live') ? el('span', { class: 'badge', 'aria-hidden': 'true' }, 'LIVE') : null;
+              const attributes = { class: 'tile', 'data-asset-id': asset.id, 'data-created': asset.created, title: label };
+              let tile;
+              if (pick) {
+                tile = el('button', Object.assign(attributes, { type: 'button', 'aria-pressed': 'false' }), image, badge);
+                tile.addEventListener('click', () => toggle(asset.id, tile));
+              } else {
+                tile = el('a', Object.assign(attributes, { href: '/assets/' + asset.id }), image, badge);
+              }
+              return tile;
+            }
+
+            function section(month, count) {
+              const grid = el('div', { class: 'grid' });
+              const node = el('section', { class: 'month', 'data-month': month, id: 'month-' + month },
+                el('h2', {}, monthTitle(month)), grid);
+              const columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
+              grid.style.minHeight = Math.ceil(count / columns) * 184 + 'px';
+              return { month, count, node, grid, loaded: false, loading: null };
+            }
+
+            async function reload() {
+              const mine = ++generation;
+              for (const entry of sections.values()) observer.unobserve(entry.node);
+              sections.clear();
+              tiles.clear();
+              months.replaceChildren();
+              scrubber.replaceChildren();
+              const timeline = await getJSON('/api/timeline?' + query());
+              if (mine !== generation) return;
+              if (timeline.length === 0) months.append(el('p', { class: 'hint' }, 'Nothing here yet.'));
+              for (const { month, count } of timeline) addSection(month, count);
+              say(timeline.reduce((sum, m) => sum + m.count, 0) + ' items');
+            }
+
+            function addSection(month, count) {
+              const entry = section(month, count);
+              const later = [...sections.values()].find((other) => other.month < month);
+              months.insertBefore(entry.node, later ? later.node : null);
+              const link = el('a', { href: '#month-' + month, 'data-month': month }, monthTitle(month));
+              link.addEventListener('click', (event) => {
+                event.preventDefault();
+                entry.node.scrollIntoView();
+                loadMonth(entry).then(() => { const first = entry.grid.querySelector('.tile'); if (first) first.focus(); });
+              });
+              const laterLink = later ? scrubber.querySelector('[data-month="' + later.month + '"]') : null;
+              scrubber.insertBefore(link, laterLink);
+              sections.set(month, entry);
+              observer.observe(entry.node);
+              return entry;
+            }
+
+            function loadMonth(entry) {
+              if (!entry) return Promise.resolve();
+              if (!entry.loading) {
+                const mine = generation;
+                entry.loading = (async () => {
+                  let cursor = null;
+                  do {
+                    const page = await getJSON('/api/assets?' + query({ month: entry.month, limit: 200, cursor }));
+                    if (mine !== generation) return;
+                    for (const asset of page.assets) place(asset, entry);
+                    cursor = page.next;
+                  } while (cursor);
+                  entry.loaded = true;
+                  entry.grid.style.minHeight = '';
+                })();
+              }
+              return entry.loading;
+            }
+
+            function place(asset, entry) {
+              if (tiles.has(asset.id)) return;
+              const tile = tileFor(asset);
+              const key = asset.created + '|' + String(asset.id).padStart(20, '0');
+              const after = [...entry.grid.children].find((other) =>
+                (other.dataset.created + '|' + other.dataset.assetId.padStart(20, '0')) < key);
+              entry.grid.insertBefore(tile, after || null);
+              tiles.set(asset.id, tile);
+            }
+
+            function belongs(asset) {
+              const name = album || shared;
+              if (asset.deleted) { if (name !== 'Recently Deleted') return false; }
+              else if (name === 'Recently Deleted') return false;
+              if (name && !smartAlbums.includes(name) && !asset.albums.includes(name)) return false;
+              if (name === 'Videos' && asset.mediaType !== 'video') return false;
+              if (name === 'Live Photos' && !asset.subtypes.includes('live')) return false;
+              if (name === 'Animated' && !asset.subtypes.includes('animated')) return false;
+              if (name === 'Screenshots' && !asset.subtypes.includes('screenshot')) return false;
+              if (name === 'Favorites' && !asset.favorite) return false;
+              if (filter.media === 'image' && asset.mediaType !== 'image') return false;
+              if (filter.media === 'video' && asset.mediaType !== 'video') return false;
+              if (filter.media === 'live' && !asset.subtypes.includes('live')) return false;
+              if (filter.name && !asset.originalName.toLowerCase().includes(filter.name.toLowerCase())) return false;
+              const day = asset.created.slice(0, 10);
+              if (filter.from && day < filter.from) return false;
+              if (filter.to && day > filter.to) return false;
+              return true;
+            }
+
+            function forget(id) {
+              const tile = tiles.get(id);
+              if (!tile) return;
+              tile.remove();
+              tiles.delete(id);
+              selected.delete(id);
+              updateAdd();
+            }
+
+            onChange(async (change, id) => {
+              if (change === 'deleted' && album !== 'Recently Deleted') { forget(id); return; }
+              let asset;
+              try { asset = await getJSON('/api/assets/' + id); } catch (error) { forget(id); return; }
+              if (!belongs(asset)) { forget(id); return; }
+              if (tiles.has(id)) return;
+              const month = asset.created.slice(0, 7);
+              const entry = sections.get(month) || addSection(month, 0);
+              if (entry.count === 0 || entry.loaded) place(asset, entry);
+              entry.count += 1;
+              if (months.querySelector('.hint')) months.querySelector('.hint').remove();
+            });
+
+            // The filters: media type (all, images, videos, Live Photos), name, date range.
+            if (!options.media) {
+              const group = el('div', { role: 'group', 'aria-label': 'Show' });
+              const choices = [['', 'All'], ['image', 'Images'], ['video', 'Videos'], ['live', 'Live Photos']];
+              for (const [value, label] of choices) {
+                const button = el('button', { type: 'button', 'data-media': value, 'aria-pressed': value === '' ? 'true' : 'false' }, label);
+                button.addEventListener('click', () => {
+                  filter.media = value;
+                  for (const other of group.children) other.setAttribute('aria-pressed', other === button ? 'true' : 'false');
+                  reload();
+                });
+                group.append(button);
+              }
+              tools.append(group);
+            }
+            const name = el('input', { type: 'search', placeholder: 'Name', 'aria-label': 'Search by original name' });
+            const from = el('input', { type: 'date', 'aria-label': 'Captured from' });
+            const to = el('input', { type: 'date', 'aria-label': 'Captured until' });
+            let typing = null;
+            for (const input of [name, from, to]) {
+              input.addEventListener('input', () => {
+                clearTimeout(typing);
+                typing = setTimeout(() => {
+                  filter.name = name.value.trim(); filter.from = from.value; filter.to = to.value;
+                  reload();
+                }, 250);
+              });
+            }
+            tools.append(name, from, to);
+
+            // The picker: a click picks a tile (up to the limit), Add returns them, Cancel returns nothing.
+            const limit = Number(options.limit || 0);
+            let add = null;
+            function updateAdd() {
+              if (!add) return;
+              add.disabled = selected.size === 0;
+              add.textContent = selected.size ? 'Add ' + selected.size : 'Add';
+            }
+            function toggle(id, tile) {
+              if (selected.has(id)) {
+                selected.delete(id);
+              } else {
+                if (limit === 1) {
+                  for (const other of selected) { const t = tiles.get(other); if (t) { t.classList.remove('selected'); t.setAttribute('aria-pressed', 'false'); } }
+                  selected.clear();
+                } else if (limit && selected.size >= limit) {
+                  say('At most ' + limit + ' can be picked.');
+                  return;
+                }
+                selected.add(id);
+              }
+              tile.classList.toggle('selected', selected.has(id));
+              tile.setAttribute('aria-pressed', selected.has(id) ? 'true' : 'false');
+              updateAdd();
+            }
+            async function finish(url, message) {
+              try {
+                await change('POST', url);
+                main.replaceChildren(el('p', { class: 'hint' }, message));
+                tools.replaceChildren();
+              } catch (error) { say(String(error)); }
+            }
+            if (pick) {
+              add = el('button', { type: 'button', 'data-action': 'add', disabled: true }, 'Add');
+              const cancel = el('button', { type: 'button', 'data-action': 'cancel' }, 'Cancel');
+              add.addEventListener('click', () => finish('/api/pick?ids=' + [...selected].join(','), 'Added. You can close this tab.'));
+              cancel.addEventListener('click', () => finish('/api/pick/cancel', 'Cancelled. You can close this tab.'));
+              tools.append(add, cancel);
+              escape = () => cancel.click();
+            } else {
+              escape = () => { location.href = shared ? albumHref(shared) : '/'; };
+            }
+            return reload();
+          }
+
+          // `/assets/ID`: one asset large, its facts, its original to download.
+          async function showAsset(id) {
+            const asset = await getJSON('/api/assets/' + id);
+            setTitle(asset.originalName);
+            const original = '/api/assets/' + id + '/original';
+            let view;
+            if (asset.mediaType === 'video') {
+              view = el('video', { src: original, controls: true, preload: 'metadata', 'aria-label': describe(asset) });
+            } else {
+              view = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
+              const shows = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif'].includes(asset.mimeType);
+              view.addEventListener('error', () => { if (shows) view.src = original; }, { once: true });
+            }
+            const facts = el('dl', { class: 'facts' });
+            const fact = (label, ...value) => facts.append(el('dt', {}, label), el('dd', {}, ...value));
+            fact('Captured', new Date(asset.created).toLocaleString(), ' (' + asset.created + ')');
+            fact('Added', new Date(asset.added).toLocaleString());
+            fact('Type', asset.mediaType + (asset.subtypes.length ? ' (' + asset.subtypes.join(', ') + ')' : '') + ', ' + asset.mimeType);
+            fact('Dimensions', asset.width + ' × ' + asset.height);
+            fact('Size', (asset.size / 1048576).toFixed(2) + ' MB (' + asset.size + ' bytes)');
+            const albums = el('span');
+            asset.albums.forEach((name, index) => {
+              if (index) albums.append(', ');
+              albums.append(el('a', { href: albumHref(name), 'data-album': name }, name));
+            });
+            fact('Albums', asset.albums.length ? albums : '—');
+            fact('Original name', asset.originalName);
+            const actions = el('div', { class: 'actions' },
+              el('a', { class: 'button', href: original, download: asset.originalName }, 'Download original'));
+            if (token) {
+              let favorite = asset.favorite;
+              const star = el('button', { type: 'button', 'aria-pressed': String(favorite) }, favorite ? '★ Favorite' : '☆ Favorite');
+              star.addEventListener('click', async () => {
+                try {
+                  await change(favorite ? 'DELETE' : 'PUT', '/api/assets/' + id + '/favorite');
+                  favorite = !favorite;
+                  star.setAttribute('aria-pressed', String(favorite));
+                  star.textContent = favorite ? '★ Favorite' : '☆ Favorite';
+                } catch (error) { say(String(error)); }
+              });
+              actions.append(star);
+            }
+            main.replaceChildren(el('figure', { class: 'viewer' }, view), facts, actions);
+            escape = () => { if (history.length > 1) history.back(); else location.href = '/'; };
+          }
+
+          const shown = kind === 'albums' ? showAlbums().then(() => onChange(() => { clearTimeout(showAlbums.later); showAlbums.later = setTimeout(showAlbums, 300); }))
+            : kind === 'album' ? (setTitle(body.dataset.album), albumView({ album: body.dataset.album }))
+            : kind === 'pick' ? (setTitle('Pick' + (body.dataset.limit ? ' up to ' + body.dataset.limit : '')),
+                                 albumView({ album: body.dataset.album, media: body.dataset.media, limit: body.dataset.limit, pick: true }))
+            : kind === 'asset' ? showAsset(body.dataset.asset) : Promise.resolve();
+          shown.then(() => body.setAttribute('data-ready', 'true'), (error) => say(String(error)));
+        })();
+        """#
+}

@@ -1,0 +1,255 @@
+import CMicroHTTPD
+import Glibc
+import PhotoFilerSystem
+
+/// What the bridge calls for every request; runs on one of libmicrohttpd's pool threads.
+public protocol HTTPHandler: AnyObject, Sendable {
+    func respond(to request: HTTPRequest) -> HTTPResponse
+}
+
+/// The limits a listener holds every client to.
+public struct HTTPLimits: Sendable {
+    /// Worker threads, each with its own epoll set.
+    public var threads: UInt32 = 4
+    public var connections: UInt32 = 128
+    public var connectionsPerAddress: UInt32 = 64
+    /// Bytes one connection may hold, request line and headers included; a request
+    /// whose headers do not fit is refused by libmicrohttpd (431).
+    public var connectionMemory: Int = 32 * 1024
+    /// An idle keep-alive connection is closed after this (parked event streams are exempt).
+    public var idleSeconds: UInt32 = 60
+
+    public init() {}
+}
+
+/// libmicrohttpd 0.9.75 as the gallery uses it: its own polling thread and a pool
+/// of epoll threads, suspend/resume for event streams, files sent with sendfile.
+///
+/// `@unchecked Sendable`: the daemon handle is written once in `init` and only
+/// passed to libmicrohttpd afterwards, which is thread-safe for these calls.
+public final class MicroHTTPDaemon: @unchecked Sendable {
+    private var daemon: OpaquePointer?
+    private let handler: any HTTPHandler
+    /// The port it listens on (the kernel's choice when asked for 0).
+    public private(set) var port: UInt16 = 0
+
+    /// Starts listening on `address`; the handler must outlive the daemon (it is not retained by C).
+    public init(address: ListenAddress, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits())
+        throws(ServerError)
+    {
+        self.handler = handler
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = address.port.bigEndian
+        socketAddress.sin_addr.s_addr = address.ipv4.bigEndian
+        let flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        let cLimits = photofiler_mhd_limits(
+            thread_pool_size: limits.threads, connection_limit: limits.connections,
+            per_address_limit: limits.connectionsPerAddress, connection_memory: limits.connectionMemory,
+            timeout_seconds: limits.idleSeconds)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = photofiler_mhd_start(
+            UInt32(flags), &socketAddress, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
+        guard let daemon else { throw .cannotListen(address: address.description, errno: Errno.current) }
+        port = photofiler_mhd_bound_port(daemon)
+    }
+
+    fileprivate func handle(
+        _ connection: OpaquePointer, url: String, method: String,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        let request = HTTPRequest(
+            method: method, path: url, query: Self.values(connection, .GET_ARGUMENT_KIND),
+            headers: Self.values(connection, .HEADER_KIND, lowercased: true),
+            cookies: Self.values(connection, .COOKIE_KIND))
+        let response = handler.respond(to: request)
+        if let afterSent = response.afterSent, let requestContext {
+            // Replaces the `headersSeen` mark.
+            // Kept with the request; `microHTTPDCompleted` runs and releases it.
+            requestContext.pointee = Unmanaged.passRetained(CompletionBox(afterSent)).toOpaque()
+        }
+        return queue(response, on: connection)
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes {
+                MHD_create_response_from_buffer(
+                    $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .file(let fd, let offset, let length):
+            made = MHD_create_response_from_fd_at_offset64(UInt64(length), fd.rawValue, UInt64(offset))
+            if made == nil { fd.close() }
+        case .stream(let body):
+            let stream = StreamContext(connection: connection, body: body)
+            let context = Unmanaged.passRetained(stream).toOpaque()
+            made = MHD_create_response_from_callback(
+                UInt64.max, 4096, microHTTPDStreamRead, context, microHTTPDStreamFree)
+            if made == nil {
+                Unmanaged<StreamContext>.fromOpaque(context).release()
+            } else {
+                body.attach(wake: stream.wake)
+            }
+        }
+        guard let made else { return MHD_Result.NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        return MHD_queue_response(connection, response.status, made)
+    }
+
+    /// Every value of one kind, by key (the first of repeated keys).
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false)
+        -> [String: String]
+    {
+        let collected = ValueBox(lowercased: lowercased)
+        let context = Unmanaged.passUnretained(collected).toOpaque()
+        _ = MHD_get_connection_values(connection, kind, microHTTPDCollect, context)
+        return collected.values
+    }
+}
+
+/// Collects key/value pairs from `MHD_get_connection_values` on the calling thread.
+private final class ValueBox {
+    var values: [String: String] = [:]
+    let lowercased: Bool
+    init(lowercased: Bool) { self.lowercased = lowercased }
+}
+
+/// What runs once a response has gone out.
+private final class CompletionBox {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// One streamed response's connection and body.
+///
+/// `@unchecked Sendable`: `connection` is only passed to `MHD_suspend_connection`
+/// (from libmicrohttpd's own read callback, under the body's lock) and
+/// `MHD_resume_connection` (safe at any time for a suspended connection); `parked`
+/// is guarded by `lock`, and a wake-up arrives only for a parked connection.
+private final class StreamContext: @unchecked Sendable {
+    let connection: OpaquePointer
+    let body: StreamingBody
+    private let lock = ThreadLock()
+    private var parked = false
+
+    init(connection: OpaquePointer, body: StreamingBody) {
+        self.connection = connection
+        self.body = body
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, limit: Int) -> Int {
+        let chunk = body.next(limit: limit) {
+            lock.withLock {
+                parked = true
+                MHD_suspend_connection(connection)
+            }
+        }
+        switch chunk {
+        case .bytes(let bytes):
+            let count = min(bytes.count, limit)
+            bytes.withUnsafeBytes { raw in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress!, byteCount: count)
+            }
+            return count
+        case .wait: return 0
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        }
+    }
+
+    var wake: @Sendable () -> Void {
+        { [self] in
+            lock.withLock {
+                guard parked else { return }
+                parked = false
+                MHD_resume_connection(connection)
+            }
+        }
+    }
+}
+
+/// A pthread mutex: the one lock the bridge needs, without Foundation.
+///
+/// `@unchecked Sendable`: the mutex is heap-allocated once and only used through
+/// pthread calls, which are thread-safe.
+final class ThreadLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+// MARK: C callbacks (plain function pointers; the context pointer carries the Swift object)
+
+/// Marks a request whose headers have been seen: libmicrohttpd calls the handler
+/// again once the request is complete, and answering then keeps the connection alive.
+// nonisolated(unsafe): an address compared for identity only; nothing reads or writes through it.
+nonisolated(unsafe) private let headersSeen = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
+private let microHTTPDAccess: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, _, uploadSize, requestContext in
+    guard let context, let connection, let url, let method, let requestContext else { return MHD_Result.NO }
+    let daemon = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    if requestContext.pointee == nil {
+        requestContext.pointee = headersSeen
+        // A request with a body is answered (refused) from its headers, before the body is read.
+        let hasBody =
+            MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map {
+                String(cString: $0) != "0"
+            }
+            ?? false || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+        if !hasBody { return MHD_Result.YES }
+    } else if let uploadSize, uploadSize.pointee != 0 {
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    return daemon.handle(
+        connection, url: String(cString: url), method: String(cString: method), requestContext: requestContext
+    )
+}
+
+private let microHTTPDCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+    guard let requestContext, let box = requestContext.pointee else { return }
+    requestContext.pointee = nil
+    if box == headersSeen { return }
+    Unmanaged<CompletionBox>.fromOpaque(box).takeRetainedValue().run()
+}
+
+private let microHTTPDCollect: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return MHD_Result.YES }
+    let box = Unmanaged<ValueBox>.fromOpaque(context).takeUnretainedValue()
+    var name = String(cString: key)
+    if box.lowercased { name = name.lowercased() }
+    if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
+    return MHD_Result.YES
+}
+
+private let microHTTPDStreamRead: MHD_ContentReaderCallback = { context, _, buffer, limit in
+    guard let context, let buffer else { return -2 }
+    let stream = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
+    return stream.read(into: buffer, limit: limit)
+}
+
+private let microHTTPDStreamFree: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    let stream = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
+    stream.body.closed()
+}

@@ -1,0 +1,63 @@
+/// The gallery's HTML: one small shell per page; the script draws the rest from
+/// the API. No inline script or style (the Content-Security-Policy forbids them),
+/// nothing loaded from elsewhere.
+enum Page {
+    enum Kind: String {
+        case albums, album, asset, pick
+    }
+
+    static func render(_ kind: Kind, token: String, attributes: [String: String]) -> String {
+        var data = " data-page=\"\(kind.rawValue)\""
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            data += " data-\(name)=\"\(htmlEscaped(value))\""
+        }
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="photofiler-token" content="\(htmlEscaped(token))">
+            <title>photofiler</title>
+            <link rel="stylesheet" href="/static/gallery.css">
+            <script src="/static/gallery.js" defer></script>
+            </head>
+            <body\(data)>
+            <header class="bar">
+            <a class="home" href="/">photofiler</a>
+            <h1 id="title">photofiler</h1>
+            <div id="tools"></div>
+            </header>
+            <main id="main" tabindex="-1"><p class="hint">Loading…</p></main>
+            <p id="status" role="status" aria-live="polite"></p>
+            </body>
+            </html>
+            """
+    }
+
+    static let notFound = """
+        <!doctype html>
+        <html lang="en">
+        <head><meta charset="utf-8"><title>Not found · photofiler</title>
+        <link rel="stylesheet" href="/static/gallery.css"></head>
+        <body><header class="bar"><a class="home" href="/">photofiler</a><h1>Not found</h1></header>
+        <main><p class="hint">There is nothing here: the album or asset does not exist, or this link does not open it.</p></main>
+        </body>
+        </html>
+        """
+}
+
+/// The script and the style sheet, embedded in the binary.
+enum PageFiles {
+    static func file(_ name: String) -> HTTPResponse {
+        let (type, text): (String, String)
+        switch name {
+        case "gallery.js": (type, text) = ("text/javascript; charset=utf-8", GalleryScript.text)
+        case "gallery.css": (type, text) = ("text/css; charset=utf-8", GalleryStyle.text)
+        default: return .error(404, "There is no /static/\(name).")
+        }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache")],
+            body: .bytes(Array(text.utf8)))
+    }
+}

@@ -1,0 +1,86 @@
+import Glibc
+
+/// The calls the web gallery makes beyond files: a change watch on one folder,
+/// random bytes for tokens, the host's name, and starting the user's browser.
+extension Sys {
+    /// `inotify_init1` + `inotify_add_watch`: a non-blocking descriptor that becomes
+    /// readable when a file directly in `folder` is written, created or moved in.
+    /// Nothing is read from it but the fact that something happened.
+    public static func watchFolderWrites(_ folder: BytePath) throws(SystemError) -> FileDescriptor {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if fd == -1 { throw SystemError(Errno.current, call: "inotify_init1", path: folder) }
+        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)
+        let watch = folder.withCString { inotify_add_watch(fd, $0, mask) }
+        if watch == -1 {
+            let error = Errno.current
+            Glibc.close(fd)
+            throw SystemError(error, call: "inotify_add_watch", path: folder)
+        }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Reads and drops what is queued on a non-blocking descriptor (a change watch).
+    public static func drain(_ fd: FileDescriptor) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            if count > 0 { continue }
+            if count == -1, Errno.current == .interrupted { continue }
+            return
+        }
+    }
+
+    /// `count` bytes from the kernel's generator (`/dev/urandom`).
+    public static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
+        let source: BytePath = "/dev/urandom"
+        let fd = try open(source, flags: O_RDONLY | O_CLOEXEC)
+        defer { fd.close() }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = try checkCount("read", source) {
+                bytes.withUnsafeMutableBytes {
+                    Glibc.read(fd.rawValue, $0.baseAddress! + filled, count - filled)
+                }
+            }
+            if got == 0 { throw SystemError(.ioError, call: "read", path: source) }
+            filled += got
+        }
+        return bytes
+    }
+
+    /// `gethostname(2)`.
+    public static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `posix_spawnp`: starts `arguments[0]` (looked up in `$PATH`) with this process's
+    /// environment and /dev/null as its input, and does not wait for it; its pid.
+    public static func spawnDetached(_ arguments: [String]) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let result = posix_spawnp(&child, argv[0]!, &actions, nil, argv, environ)
+        guard result == 0 else {
+            throw SystemError(Errno(rawValue: result), call: "posix_spawnp", path: BytePath(arguments[0]))
+        }
+        return child
+    }
+
+    /// `waitpid(2)`: waits for a started child to end (so it leaves no zombie); its raw status.
+    @discardableResult
+    public static func waitForExit(_ pid: pid_t) -> CInt? {
+        var status: CInt = 0
+        while true {
+            if waitpid(pid, &status, 0) == pid { return status }
+            if Errno.current != .interrupted { return nil }
+        }
+    }
+}

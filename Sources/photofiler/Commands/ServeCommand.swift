@@ -1,0 +1,49 @@
+import Dispatch
+import PhotoFilerDaemon
+import PhotoFilerFiling
+import PhotoFilerServer
+
+/// `photofiler serve`: the web gallery, in the foreground.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let help = """
+        usage: photofiler serve [--listen ADDR:PORT] [--token TOKEN] [--library DIR]
+        The web gallery of the library, until SIGTERM or SIGINT; prints its address on stdout.
+        It listens on 127.0.0.1:8765 unless told otherwise. On any other address, and whenever --token is
+        given, every request needs the token (one is made and printed when none is given).
+        """
+
+    let address: ListenAddress
+    let token: String?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        address = try arguments.listenAddress()
+        token = try arguments.string("--token")
+        if let token, token.isEmpty || token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3B })
+        {
+            throw UsageError("The option --token takes printable ASCII without spaces or ';'.")
+        }
+        let extra = try arguments.operands()
+        if !extra.isEmpty { throw UsageError("'serve' takes no operands; see 'photofiler serve --help'.") }
+    }
+
+    func run(_ context: Context) -> Int32 {
+        guard let library = context.openLibrary() else { return 1 }
+        do {
+            let policy = try AccessPolicy(address: address, token: token)
+            let gallery = Gallery(
+                catalog: CatalogAccess(catalog: library.catalog, layout: library.layout), policy: policy,
+                thumbnails: try StoreThumbnails(
+                    layout: library.layout,
+                    desktop: Configuration.desktopThumbnailCache(context.configuration)))
+            let base = try gallery.start()
+            let signals = exitOnTermination(status: 0)
+            printNow(base + "/" + (policy.token.map { "?token=" + $0 } ?? ""))
+            context.log.info("Serving the gallery of '\(library.layout.root.display)' at \(base)/.")
+            withExtendedLifetime((library, gallery, signals)) { dispatchMain() }
+        } catch {
+            context.fail("\(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""The gallery in a real browser: Debian's chromium, driven by chromedriver
+through python3-selenium, against the built `photofiler` on a temporary library.
+
+Checks: the albums page loads every cover (naturalWidth > 0); an album page
+shows its assets and a file saved while it is open appears without a reload;
+the keyboard moves between tiles; the picker returns what was clicked.
+Screenshots go to test-artifacts/browser/ (and docs/ for the README with
+--update-docs). Run by `make test`; exit status 0 when every check holds.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("PHOTOFILER_BINARY", os.path.join(ROOT, ".build", "debug", "photofiler"))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "browser")
+PICTURES = os.path.join(ROOT, "examples", "pictures")
+
+
+def photofiler(library, *arguments, env=None):
+    result = subprocess.run([BINARY, *arguments, "--library", library], capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        raise AssertionError(f"photofiler {' '.join(arguments)} failed: {result.stderr}")
+    return result.stdout
+
+
+def unique_jpeg(tag):
+    """The sample JPEG with a comment segment of its own: new bytes, same picture."""
+    with open(os.path.join(PICTURES, "sunset.jpg"), "rb") as f:
+        data = f.read()
+    text = f"photofiler browser test {tag}".encode()
+    return data[:2] + b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text + data[2:]
+
+
+def wait_for_line(process, timeout=30):
+    """The first line the process prints (its address); waits for it, never a fixed time."""
+    deadline = time.monotonic() + timeout
+    line = process.stdout.readline()
+    if not line or time.monotonic() > deadline:
+        raise AssertionError("the server printed no address: " + process.stderr.read())
+    return line.strip()
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--lang=en-US"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def ready(driver, timeout=20):
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print("ok:", message)
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="photofiler-browser-")
+    library = os.path.join(work, "library")
+    server = None
+    driver = None
+    try:
+        pictures = sorted(os.path.join(PICTURES, name) for name in os.listdir(PICTURES))
+        photofiler(library, "save", "--album", "Examples", *pictures[:4])
+        photofiler(library, "save", "--album", "Holiday", *pictures[4:])
+        server = subprocess.Popen([BINARY, "serve", "--library", library, "--listen", "127.0.0.1:0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        base = wait_for_line(server).rstrip("/")
+        driver = browser()
+
+        # The albums page: every album a tile with its cover, every cover decoded.
+        albums = json.loads(photofiler(library, "albums", "--json"))
+        driver.get(base + "/")
+        ready(driver)
+        tiles = driver.find_elements(By.CSS_SELECTOR, "[data-album]")
+        check([t.get_attribute("data-album") for t in tiles] == [a["name"] for a in albums],
+              "the albums page shows every album, user then smart")
+        covered = sum(1 for a in albums if a["cover"] is not None)
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+            "const images = [...document.querySelectorAll('[data-album] img')];"
+            "return images.length === arguments[0] && images.every(i => i.complete && i.naturalWidth > 0);", covered))
+        check(True, f"all {covered} covers loaded (naturalWidth > 0)")
+        driver.save_screenshot(os.path.join(ARTIFACTS, "albums.png"))
+
+        # An album: its assets, newest first by month; the first screen's timing.
+        driver.get(base + "/albums/Examples")
+        ready(driver)
+        expected = {str(a["id"]) for a in json.loads(photofiler(library, "list", "--album", "Examples", "--json"))}
+        WebDriverWait(driver, 20).until(lambda d: {t.get_attribute("data-asset-id") for t in
+                                                   d.find_elements(By.CSS_SELECTOR, "[data-asset-id]")} == expected)
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('[data-asset-id] img')].every(i => i.complete && i.naturalWidth > 0)"))
+        first_screen = driver.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "const images = performance.getEntriesByType('resource').filter(r => r.name.includes('/thumbnail'));"
+            "return Math.max(...images.map(r => r.responseEnd)) - n.startTime;")
+        check(True, f"the album page shows its {len(expected)} thumbnails ({first_screen:.0f} ms to the last one)")
+        check(all(t.get_attribute("alt") for t in driver.find_elements(By.CSS_SELECTOR, "[data-asset-id] img")),
+              "every thumbnail has an alt text")
+
+        # The keyboard: an arrow focuses a tile, the next arrow moves to the next tile.
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_RIGHT)
+        first = driver.execute_script("return document.activeElement.dataset.assetId")
+        driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        second = driver.execute_script("return document.activeElement.dataset.assetId")
+        check(first and second and first != second, "arrow keys move between tiles")
+
+        # A file saved while the page is open appears without a reload.
+        new_file = os.path.join(work, "arrived.jpg")
+        with open(new_file, "wb") as f:
+            f.write(unique_jpeg("arrival"))
+        new_id = photofiler(library, "save", "--album", "Examples", new_file).strip()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{new_id}"]'))
+        check(True, f"asset {new_id}, saved while the album was open, appeared without a reload")
+        driver.save_screenshot(os.path.join(ARTIFACTS, "album.png"))
+
+        # One asset.
+        driver.get(base + f"/assets/{new_id}")
+        ready(driver)
+        check("Download original" in driver.page_source, "the asset page offers its original")
+        driver.save_screenshot(os.path.join(ARTIFACTS, "asset.png"))
+
+        # The picker: `pick` opens its page through $BROWSER; a click picks, Add returns it.
+        opened = os.path.join(work, "opened.txt")
+        fake = os.path.join(work, "browser.sh")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s' \"$1\" > '{opened}.tmp' && mv '{opened}.tmp' '{opened}'\n")
+        os.chmod(fake, 0o755)
+        env = dict(os.environ, BROWSER=fake, DISPLAY="", XDG_CURRENT_DESKTOP="")
+        pick = subprocess.Popen([BINARY, "pick", "--library", library, "--album", "Examples", "--limit", "1"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(opened):
+            if pick.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("pick did not open the browser: " + pick.stderr.read())
+            time.sleep(0.02)
+        with open(opened) as f:
+            driver.get(f.read())
+        ready(driver)
+        WebDriverWait(driver, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-asset-id]")) == len(expected) + 1)
+        tiles = driver.find_elements(By.CSS_SELECTOR, "[data-asset-id]")
+        chosen = tiles[1].get_attribute("data-asset-id")
+        tiles[0].click()
+        tiles[1].click()  # the limit is 1: the second click replaces the first
+        driver.save_screenshot(os.path.join(ARTIFACTS, "pick.png"))
+        driver.find_element(By.CSS_SELECTOR, '[data-action="add"]').click()
+        out, err = pick.communicate(timeout=20)
+        info = json.loads(photofiler(library, "info", chosen, "--json"))
+        check(pick.returncode == 0, f"pick exited 0 ({err.strip()})")
+        check(out.splitlines() == [info["path"]], f"pick printed the clicked asset's roll path {info['path']}")
+
+        if "--update-docs" in sys.argv:
+            docs = os.path.join(ROOT, "docs")
+            os.makedirs(docs, exist_ok=True)
+            for name in ("albums.png", "album.png"):
+                shutil.copy(os.path.join(ARTIFACTS, name), os.path.join(docs, "gallery-" + name))
+        print("browser test passed; screenshots in", ARTIFACTS)
+        return 0
+    finally:
+        if driver:
+            driver.quit()
+        if server:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+import PhotoFilerCatalog
+import Testing
+
+@testable import PhotoFilerServer
+
+/// The gallery's pure rules, as tables: ranges, Host names, cursors, addresses.
+@Suite struct GalleryRulesTests {
+    @Test(
+        arguments: [
+            (nil, ByteRange.whole), ("bytes=0-9", .part(0..<10)), ("bytes=90-", .part(90..<100)),
+            ("bytes=-10", .part(90..<100)), ("bytes=-500", .part(0..<100)), ("bytes=95-200", .part(95..<100)),
+            ("bytes=100-", .unsatisfiable), ("bytes=-0", .unsatisfiable), ("bytes=0-1,5-6", .whole),
+            ("items=0-9", .whole), ("bytes=a-b", .whole), ("bytes=9-3", .whole),
+        ] as [(String?, ByteRange)])
+    func rangesOfAHundredByteFile(_ header: String?, _ expected: ByteRange) {
+        #expect(ByteRange.parse(header, size: 100) == expected)
+    }
+
+    @Test func hostNamesOfALoopbackListener() throws {
+        var policy = try AccessPolicy(address: ListenAddress(ipv4: 0x7F00_0001, port: 8765), token: nil)
+        policy.port = 8765
+        for host in ["127.0.0.1:8765", "localhost:8765", "127.0.0.1", "LocalHost:8765"] {
+            #expect(policy.acceptsHost(host), "\(host)")
+        }
+        for host in [
+            nil, "", "evil.example", "evil.example:8765", "127.0.0.1:8766", "127.0.0.2:8765",
+            "localhost.evil:8765",
+        ] {
+            #expect(!policy.acceptsHost(host), "\(host ?? "none")")
+        }
+    }
+
+    @Test func aWildcardListenerTakesIPLiteralsButNotOtherNames() throws {
+        var policy = try AccessPolicy(address: ListenAddress(ipv4: 0, port: 80), token: nil)
+        policy.port = 80
+        #expect(policy.token != nil, "a token is made for a listener beyond loopback")
+        #expect(policy.acceptsHost("192.168.1.20"))
+        #expect(policy.acceptsHost("10.0.0.1:80"))
+        #expect(!policy.acceptsHost("attacker.example"))
+        #expect(!policy.acceptsHost("10.0.0.1:81"))
+    }
+
+    @Test func tokensComeFromTheQueryTheHeaderOrTheCookie() throws {
+        var policy = try AccessPolicy(address: .defaultGallery, token: "t0ken")
+        policy.port = 8765
+        let none = HTTPRequest(method: "GET", path: "/")
+        #expect(policy.scope(of: none) { _ in nil } == nil)
+        for request in [
+            HTTPRequest(method: "GET", path: "/", query: ["token": "t0ken"]),
+            HTTPRequest(method: "GET", path: "/", headers: ["x-photofiler-token": "t0ken"]),
+            HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-8765": "t0ken"]),
+        ] {
+            #expect(policy.scope(of: request) { _ in nil } == .library)
+        }
+        // Another port's cookie is another gallery's.
+        let other = HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-9999": "t0ken"])
+        #expect(policy.scope(of: other) { _ in nil } == nil)
+        // A cookie does not write; the header does.
+        #expect(
+            !policy.allowsWrite(
+                HTTPRequest(method: "PUT", path: "/", cookies: ["photofiler-token-8765": "t0ken"])))
+        #expect(
+            policy.allowsWrite(
+                HTTPRequest(method: "PUT", path: "/", headers: ["x-photofiler-token": "t0ken"])))
+    }
+
+    @Test func cursorsRoundTripAndRefuseTheOtherOrder() {
+        let added = AssetCursor(key: .added(1_701_428_096.123_456_7), id: 42)
+        #expect(AssetCursor(text: added.text, sort: .added) == added)
+        #expect(AssetCursor(text: added.text, sort: .created) == nil)
+        let created = AssetCursor(key: .created(-86_400), id: 7)
+        #expect(AssetCursor(text: created.text, sort: .created) == created)
+        for bad in ["", "a", "a.", "ax.1", "c12", "c12.", "c12.-1", "c12.0", "z1.1", "a7ff0000000000000.1"] {
+            #expect(
+                AssetCursor(text: bad, sort: .added) == nil && AssetCursor(text: bad, sort: .created) == nil,
+                "\(bad)")
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1:8765", "0.0.0.0:0", "localhost:80", "10.1.2.3:65535"])
+    func listenAddressesParse(_ text: String) throws {
+        let address = try ListenAddress(parsing: text)
+        #expect(address.description == text.replacingOccurrences(of: "localhost", with: "127.0.0.1"))
+    }
+
+    @Test(arguments: [
+        "", "8765", ":80", "1.2.3:80", "1.2.3.4.5:80", "256.0.0.1:80", "1.2.3.4:65536", "host:80", "[::1]:80",
+    ])
+    func badListenAddressesAreRefused(_ text: String) {
+        #expect(throws: ServerError.self) { try ListenAddress(parsing: text) }
+    }
+}
+
+/// An event stream parks when empty, wakes once per send, and ends a client that stopped reading.
+@Suite struct EventStreamTests {
+    final class Counter: @unchecked Sendable {
+        var wakes = 0
+    }
+
+    @Test func parksWakesAndEndsABacklog() {
+        let stream = EventStream(album: nil) { _ in }
+        let counter = Counter()
+        stream.attach { counter.wakes += 1 }
+        guard case .bytes(let greeting) = stream.next(limit: 4096, park: {}) else {
+            Issue.record("the stream opens with its retry line")
+            return
+        }
+        #expect(String(decoding: greeting, as: UTF8.self).hasPrefix("retry: "))
+        var parked = false
+        guard case .wait = stream.next(limit: 4096, park: { parked = true }) else {
+            Issue.record("an empty stream parks")
+            return
+        }
+        #expect(parked)
+        stream.send(EventStream.message("filed", id: 7))
+        #expect(counter.wakes == 1)
+        guard case .bytes(let event) = stream.next(limit: 4096, park: {}) else {
+            Issue.record("a sent event is read")
+            return
+        }
+        #expect(String(decoding: event, as: UTF8.self) == "event: filed\ndata: {\"id\": 7}\n\n")
+        let big = [UInt8](repeating: 0x20, count: EventStream.backlogLimit / 2 + 1)
+        stream.send(big)
+        stream.send(big)
+        guard case .end = stream.next(limit: 4096, park: {}) else {
+            Issue.record("a backlog over the limit ends the stream")
+            return
+        }
+    }
+}

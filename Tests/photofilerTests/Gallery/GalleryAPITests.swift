@@ -1,0 +1,255 @@
+import Foundation
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// `photofiler serve`'s API against the command line's own JSON.
+@Suite struct GalleryAPITests {
+    /// A library of `count` distinct JPEGs in album "Trip" and two in "Work".
+    static func library(count: Int = 7) throws -> TestLibrary {
+        let library = try TestLibrary()
+        var trip: [BytePath] = []
+        for index in 0..<count {
+            trip.append(
+                try library.input(
+                    bytes: Pictures.uniqueJPEG(index, tag: "gallery"), name: BytePath("trip\(index).jpg")))
+        }
+        try library.save(trip, album: "Trip")
+        let work = try (0..<2).map { index in
+            try library.input(
+                bytes: Pictures.uniqueJPEG(index, tag: "work"), name: BytePath("work\(index).jpg"))
+        }
+        try library.save(work, album: "Work")
+        return library
+    }
+
+    /// Equal JSON values: both written again with sorted keys, byte for byte.
+    static func same(_ a: Any?, _ b: Any?) -> Bool {
+        func canonical(_ value: Any?) -> Data? {
+            guard let value else { return nil }
+            return try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        }
+        guard let left = canonical(a), let right = canonical(b) else { return false }
+        return left == right
+    }
+
+    @Test func albumsAreWhatAlbumsJSONPrints() throws {
+        let library = try Self.library()
+        let server = try GalleryProcess(library: library.root)
+        let (reply, json) = try server.json("/api/albums")
+        #expect(reply.status == 200)
+        #expect(reply.header("content-type") == "application/json; charset=utf-8")
+        let cli = try library.run("albums", "--json").json()
+        #expect(Self.same(json, cli))
+        let names = (json as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(names.prefix(2) == ["Trip", "Work"])  // user albums first, then smart
+    }
+
+    @Test func everyPageFollowsTheCursorAndVisitsEachAssetOnce() throws {
+        let library = try Self.library(count: 11)
+        let server = try GalleryProcess(library: library.root)
+        for (album, sort) in [
+            ("Trip", "added"), ("Trip", "created"), (nil, "added"), ("Recently Added", "created"),
+        ] {
+            var arguments = ["--sort", sort]
+            var query = "sort=\(sort)&limit=3"
+            if let album {
+                arguments += ["--album", album]
+                query += "&album=" + album.replacingOccurrences(of: " ", with: "%20")
+            }
+            let listed = try library.run(bytes: (["list", "--json"] + arguments).map { BytePath($0) })
+            let expected = try #require(try listed.json() as? [[String: Any]])
+            var seen: [[String: Any]] = []
+            var cursor: String? = nil
+            var pages = 0
+            repeat {
+                let (reply, json) = try server.json(
+                    "/api/assets?" + query + (cursor.map { "&cursor=" + $0 } ?? ""))
+                try #require(reply.status == 200, "\(reply.text)")
+                let page = try #require(json as? [String: Any])
+                seen += try #require(page["assets"] as? [[String: Any]])
+                cursor = page["next"] as? String
+                #expect(page.keys.contains("next"))
+                pages += 1
+            } while cursor != nil && pages < 100
+            #expect(seen.count == expected.count, "\(album ?? "all") by \(sort)")
+            #expect(Set(seen.compactMap(assetID)).count == seen.count)
+            #expect(
+                Self.same(seen, expected),
+                "\(album ?? "all") by \(sort): the objects are list --json's, in its order")
+        }
+    }
+
+    @Test func oneAssetIsWhatInfoJSONPrints() throws {
+        let library = try Self.library(count: 2)
+        let server = try GalleryProcess(library: library.root)
+        let first = try #require(try library.list().first.flatMap(assetID))
+        let (reply, json) = try server.json("/api/assets/\(first)")
+        #expect(reply.status == 200)
+        #expect(reply.header("content-type") == "application/json; charset=utf-8")
+        let info = try library.info(BytePath(String(first)))
+        #expect(Self.same(json, info), "\(String(describing: json)) vs \(info)")
+    }
+
+    @Test func theTimelineCountsEachMonthNewestFirst() throws {
+        let library = try TestLibrary()
+        let files = try ["IMG_20231201_123456.jpg", "mmexport1701428096000.jpg", "sunset.jpg", "harbour.jpg"]
+            .map {
+                name in
+                try library.input(
+                    bytes: try readFile(Binary.packageRoot.appending("examples/pictures").appending(name)),
+                    name: BytePath(name))
+            }
+        try library.save(files, album: "Trip")
+        let server = try GalleryProcess(library: library.root)
+        let (reply, json) = try server.json("/api/timeline?album=Trip")
+        #expect(reply.status == 200)
+        let months = try #require(json as? [[String: Any]])
+        let names = months.compactMap { $0["month"] as? String }
+        #expect(names == names.sorted(by: >))
+        #expect(months.compactMap { $0["count"] as? Int }.reduce(0, +) == 4)
+        // Each month's count is what a listing of that month returns, and its `created` is in that month.
+        for month in months {
+            let name = try #require(month["month"] as? String)
+            let (_, page) = try server.json("/api/assets?album=Trip&sort=created&month=\(name)")
+            let assets = try #require((page as? [String: Any])?["assets"] as? [[String: Any]])
+            #expect(assets.count == month["count"] as? Int)
+            #expect(assets.allSatisfy { ($0["created"] as? String)?.hasPrefix(name) == true })
+        }
+    }
+
+    @Test func filtersNarrowTheListing() throws {
+        let library = try Self.library(count: 3)
+        let server = try GalleryProcess(library: library.root)
+        func count(_ query: String) throws -> Int? {
+            let (_, json) = try server.json("/api/assets?" + query)
+            return ((json as? [String: Any])?["assets"] as? [Any])?.count
+        }
+        #expect(try count("album=Trip&media=image") == 3)
+        #expect(try count("album=Trip&media=video") == 0)
+        #expect(try count("album=Trip&media=live") == 0)
+        #expect(try count("album=Trip&name=TRIP1") == 1)
+        #expect(try count("name=work") == 2)
+        #expect(try count("from=1900-01-01&to=2999-12-31") == 5)
+        #expect(try count("to=1900-01-01") == 0)
+    }
+
+    @Test(arguments: [
+        "/api/assets?media=gif", "/api/assets?sort=size", "/api/assets?limit=0", "/api/assets?limit=1001",
+        "/api/assets?limit=ten", "/api/assets?cursor=nonsense", "/api/assets?sort=created&cursor=a3ff.1",
+        "/api/assets?month=2023-1", "/api/assets?from=yesterday", "/api/timeline?media=audio",
+        "/api/assets/1/thumbnail?size=300", "/api/assets/1/thumbnail?size=big",
+    ])
+    func aBadParameterIs400(_ path: String) throws {
+        let library = try Self.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let (reply, json) = try server.json(path)
+        #expect(reply.status == 400, "\(path): \(reply.text)")
+        #expect((json as? [String: Any])?["error"] is String)
+    }
+
+    @Test(arguments: [
+        "/api/assets/999", "/api/assets/0", "/api/assets/-1", "/api/assets/abc", "/api/assets/999/thumbnail",
+        "/api/assets/999/original", "/api/assets?album=Nowhere", "/api/timeline?album=Nowhere",
+        "/api/assets?album=..", "/api/nothing",
+    ])
+    func anUnknownIDOrAlbumIs404WithAJSONError(_ path: String) throws {
+        let library = try Self.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let (reply, json) = try server.json(path)
+        #expect(reply.status == 404, "\(path): \(reply.text)")
+        #expect(reply.header("content-type") == "application/json; charset=utf-8")
+        #expect((json as? [String: Any])?["error"] is String)
+    }
+
+    @Test func thumbnailsAndOriginalsAreTheFilesWithRangesHonoured() throws {
+        let library = try Self.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let asset = try #require(try library.list("--album", "Trip").first)
+        let id = try #require(assetID(asset))
+        let bytes = try readFile(BytePath(try #require(asset["path"] as? String)))
+
+        let thumbnail = try server.request("GET", "/api/assets/\(id)/thumbnail?size=256")
+        #expect(thumbnail.status == 200)
+        #expect(thumbnail.header("content-type") == "image/jpeg")
+        #expect(thumbnail.body.starts(with: [0xFF, 0xD8]))
+        #expect(try server.request("GET", "/api/assets/\(id)/thumbnail?size=1024").status == 200)
+
+        let original = try server.request("GET", "/api/assets/\(id)/original")
+        #expect(original.status == 200)
+        #expect(original.header("content-type") == "image/jpeg")
+        #expect(original.header("accept-ranges") == "bytes")
+        #expect(original.body == bytes)
+
+        let part = try server.request("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=10-19"])
+        #expect(part.status == 206)
+        #expect(part.header("content-range") == "bytes 10-19/\(bytes.count)")
+        #expect(part.body == Array(bytes[10..<20]))
+        let tail = try server.request("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=-5"])
+        #expect(tail.status == 206)
+        #expect(tail.body == Array(bytes.suffix(5)))
+        let open = try server.request("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=100-"])
+        #expect(open.body == Array(bytes[100...]))
+        let outside = try server.request(
+            "GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=\(bytes.count + 10)-"])
+        #expect(outside.status == 416)
+        #expect(outside.header("content-range") == "bytes */\(bytes.count)")
+    }
+
+    @Test func favoritesAreTheOnlyWritesAnd204() throws {
+        let library = try Self.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let id = try #require(try library.list("--album", "Trip").first.flatMap(assetID))
+        let page = try server.request("GET", "/")
+        let token = try #require(metaToken(page.text))
+        let put = try server.request(
+            "PUT", "/api/assets/\(id)/favorite", headers: ["X-PhotoFiler-Token": token])
+        #expect(put.status == 204)
+        #expect(try library.info(BytePath(String(id)))["favorite"] as? Bool == true)
+        let delete = try server.request(
+            "DELETE", "/api/assets/\(id)/favorite", headers: ["X-PhotoFiler-Token": token])
+        #expect(delete.status == 204)
+        #expect(try library.info(BytePath(String(id)))["favorite"] as? Bool == false)
+        let unknown = try server.request(
+            "PUT", "/api/assets/999/favorite", headers: ["X-PhotoFiler-Token": token])
+        #expect(unknown.status == 404)
+        for path in ["/api/assets/\(id)", "/api/albums", "/"] {
+            let write = try server.request("PUT", path, headers: ["X-PhotoFiler-Token": token])
+            #expect(write.status == 405 || write.status == 404, "\(path)")
+        }
+    }
+
+    @Test func pagesAreServedWithTheirMarkersAndScript() throws {
+        let library = try Self.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let id = try #require(try library.list().first.flatMap(assetID))
+        for path in ["/", "/albums/Trip", "/albums/Recently%20Added", "/assets/\(id)"] {
+            let page = try server.request("GET", path)
+            #expect(page.status == 200, "\(path)")
+            #expect(page.header("content-type") == "text/html; charset=utf-8")
+            #expect(page.text.contains("<meta name=\"photofiler-token\""))
+            #expect(page.text.contains("<script src=\"/static/gallery.js\""))
+            #expect(!page.text.contains("<script>"), "no inline script")
+        }
+        #expect(try server.request("GET", "/albums/Trip").text.contains("data-album=\"Trip\""))
+        #expect(try server.request("GET", "/albums/Nowhere").status == 404)
+        #expect(try server.request("GET", "/assets/999").status == 404)
+        #expect(try server.request("GET", "/pick").status == 404, "the picker page exists only under 'pick'")
+        let script = try server.request("GET", "/static/gallery.js")
+        #expect(script.status == 200)
+        #expect(script.header("content-type") == "text/javascript; charset=utf-8")
+        #expect(script.text.contains("data-asset-id") && script.text.contains("data-album"))
+        #expect(
+            try server.request("GET", "/static/gallery.css").header("content-type")
+                == "text/css; charset=utf-8")
+    }
+}
+
+/// The write token a page carries.
+func metaToken(_ html: String) -> String? {
+    guard let range = html.range(of: "<meta name=\"photofiler-token\" content=\"") else { return nil }
+    let rest = html[range.upperBound...]
+    guard let end = rest.firstIndex(of: "\"") else { return nil }
+    return String(rest[..<end])
+}

@@ -1,0 +1,234 @@
+import Foundation
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// `photofiler share`: a token that sees one album only, read-only, until revoked.
+@Suite struct GalleryShareTests {
+    @Test func aShareSeesItsAlbumOnly() throws {
+        let library = try GalleryAPITests.library(count: 3)
+        let shared = try library.run("share", "Trip", "--expires", "7")
+        try #require(shared.status == 0, "\(shared.stderr)")
+        let link = try #require(
+            URLComponents(string: shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(link.path == "/albums/Trip")
+        #expect(link.port == 8765)
+        let token = try #require(link.queryItems?.first { $0.name == "token" }?.value)
+        // Kept hashed: the token itself is nowhere in the catalog.
+        let catalogBytes =
+            try readFile(library.catalog)
+            + ((try? readFile(BytePath(library.catalog.display + "-wal"))) ?? [])
+        #expect(catalogBytes.firstRange(of: Array(token.utf8)) == nil)
+
+        let server = try GalleryProcess(library: library.root)
+        let auth = ["X-PhotoFiler-Token": token]
+        let trip = try library.list("--album", "Trip").compactMap(assetID)
+        let work = try library.list("--album", "Work").compactMap(assetID)
+
+        let page = try server.request("GET", "/albums/Trip?token=\(token)")
+        #expect(page.status == 200)
+        #expect(metaToken(page.text) == "", "a share's pages carry no write token")
+        let (_, albums) = try server.json("/api/albums", headers: auth)
+        #expect((albums as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Trip"])
+        let (_, all) = try server.json("/api/assets", headers: auth)
+        let listed = ((all as? [String: Any])?["assets"] as? [[String: Any]])?.compactMap(assetID)
+        #expect(listed.map(Set.init) == Set(trip))
+        #expect(try server.json("/api/assets?album=Trip", headers: auth).0.status == 200)
+        #expect(try server.json("/api/timeline", headers: auth).0.status == 200)
+        for path in [
+            "/api/assets?album=Work", "/api/assets?album=Recently%20Added", "/api/timeline?album=Work",
+        ] {
+            #expect(try server.request("GET", path, headers: auth).status == 404, "\(path)")
+        }
+        for id in work {
+            for suffix in ["", "/thumbnail", "/original"] {
+                #expect(try server.request("GET", "/api/assets/\(id)\(suffix)", headers: auth).status == 404)
+            }
+            #expect(try server.request("GET", "/assets/\(id)", headers: auth).status == 404)
+        }
+        for id in trip {
+            for suffix in ["", "/thumbnail", "/original"] {
+                #expect(try server.request("GET", "/api/assets/\(id)\(suffix)", headers: auth).status == 200)
+            }
+            #expect(try server.request("PUT", "/api/assets/\(id)/favorite", headers: auth).status == 403)
+        }
+        #expect(try server.request("GET", "/albums/Work", headers: auth).status == 404)
+
+        // --list shows it by id; --revoke ends it at once.
+        let list = try library.run("share", "--list", "--json")
+        let entries = try #require(try list.json() as? [[String: Any]])
+        #expect(entries.count == 1)
+        #expect(entries.first?["album"] as? String == "Trip")
+        #expect(entries.first?["expires"] is String)
+        #expect(try library.run("share", "--revoke", token).status == 0)
+        #expect(try server.request("GET", "/api/albums", headers: auth).status == 401)
+        #expect(try server.request("GET", "/api/assets/\(trip[0])/original", headers: auth).status == 401)
+        #expect(try library.run("share", "--revoke", token).status == 1)
+    }
+
+    @Test func aShareIsRevokedByItsListedID() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        #expect(try library.run("share", "Work").status == 0)
+        let listed = try #require(try library.run("share", "--list", "--json").json() as? [[String: Any]])
+        let id = try #require(listed.first?["id"] as? String)
+        #expect(listed.first?["expires"] is NSNull)
+        #expect(try library.run("share", "--revoke", id).status == 0)
+        #expect(try library.run("share", "--list").stdout.isEmpty)
+    }
+
+    @Test func onlyUserAlbumsAreShared() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        #expect(try library.run("share", "Nowhere").status == 1)
+        #expect(try library.run("share", "Favorites").status == 1)
+        #expect(try library.run("share").status == 2)
+        #expect(try library.run("share", "Trip", "--expires", "0").status == 2)
+    }
+}
+
+/// `/api/events`: changes by any process reach an open stream within 2 s.
+@Suite struct GalleryEventTests {
+    @Test func filedChangedAndDeletedArriveWithinTwoSeconds() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let stream = try EventStreamReader(port: server.port)
+        #expect(try stream.wait(timeout: 10) { $0.contains("text/event-stream") && $0.contains("\r\n\r\n") })
+
+        // Each change is committed before its command exits; the event follows within 2 s of that.
+        let file = try library.input(bytes: Pictures.uniqueJPEG(99, tag: "event"), name: "new.jpg")
+        let id = try #require(try library.save([file], album: "Trip").first)
+        var committed = Date()
+        #expect(try stream.wait(timeout: 5) { $0.contains("event: filed\ndata: {\"id\": \(id)}") })
+        #expect(Date().timeIntervalSince(committed) < 2)
+
+        // Filing it into its album was one change already; the favorite is the next.
+        let changed = "event: changed\ndata: {\"id\": \(id)}"
+        #expect(try stream.wait(timeout: 5) { $0.contains(changed) })
+        let before = stream.received.components(separatedBy: changed).count
+        #expect(try library.run("favorite", String(id)).status == 0)
+        committed = Date()
+        #expect(try stream.wait(timeout: 5) { $0.components(separatedBy: changed).count > before })
+        #expect(Date().timeIntervalSince(committed) < 2)
+
+        #expect(try library.run("rm", String(id)).status == 0)
+        committed = Date()
+        #expect(try stream.wait(timeout: 5) { $0.contains("event: deleted\ndata: {\"id\": \(id)}") })
+        #expect(Date().timeIntervalSince(committed) < 2)
+    }
+
+    @Test func aShareHearsOfItsOwnAlbumOnly() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let link = try library.run("share", "Trip").stdout
+        let token = try #require(
+            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
+                .queryItems?.first { $0.name == "token" }?.value)
+        let server = try GalleryProcess(library: library.root)
+        let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
+        let other = try library.save(
+            [try library.input(bytes: Pictures.uniqueJPEG(1, tag: "other"), name: "o.jpg")], album: "Work")
+        let mine = try library.save(
+            [try library.input(bytes: Pictures.uniqueJPEG(2, tag: "mine"), name: "m.jpg")], album: "Trip")
+        #expect(try stream.wait(timeout: 5) { $0.contains("{\"id\": \(mine[0])}") })
+        #expect(!stream.received.contains("{\"id\": \(other[0])}"))
+    }
+}
+
+/// `photofiler pick`: the browser is whatever `$BROWSER` names (xdg-open honours it).
+@Suite struct PickCommandTests {
+    /// A `$BROWSER` that writes the address it was given to a file.
+    static func fakeBrowser(in folder: TemporaryFolder) throws -> (script: BytePath, opened: BytePath) {
+        let script = folder.file("browser.sh")
+        let opened = folder.file("opened.txt")
+        try folder.write(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.display).tmp' && mv '\(opened.display).tmp' '\(opened.display)'\n",
+            to: script)
+        _ = chmod(script.display, 0o755)
+        return (script, opened)
+    }
+
+    static func waitForAddress(_ opened: BytePath, process: Spawned) throws -> URLComponents {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let bytes = try? readFile(opened),
+                let url = URLComponents(string: String(decoding: bytes, as: UTF8.self))
+            {
+                return url
+            }
+            if process.wait(timeout: 0) != nil { break }
+            usleep(10_000)
+        }
+        throw GalleryProcess.GalleryFailure.noAddress("the browser was not opened: \(process.stderrText())")
+    }
+
+    func start(_ library: TestLibrary, _ extra: [String]) throws -> (Spawned, UInt16, String, TemporaryFolder)
+    {
+        let folder = try TemporaryFolder()
+        let (script, opened) = try Self.fakeBrowser(in: folder)
+        let process = try Spawned(
+            arguments: (["pick", "--library", library.root.display] + extra).map { BytePath($0) },
+            environment: ["BROWSER": script.display, "DISPLAY": "", "XDG_CURRENT_DESKTOP": ""])
+        let url = try Self.waitForAddress(opened, process: process)
+        #expect(url.path == "/pick")
+        let token = try #require(url.queryItems?.first { $0.name == "token" }?.value)
+        return (process, UInt16(try #require(url.port)), token, folder)
+    }
+
+    @Test func printsThePickedRollPathsAndEnds() throws {
+        let library = try GalleryAPITests.library(count: 3)
+        let (process, port, token, _) = try start(
+            library, ["--album", "Trip", "--limit", "2", "--media", "image"])
+        func request(_ method: String, _ path: String, _ headers: [String: String] = [:]) throws -> HTTPReply
+        {
+            try HTTPReply.exchange(
+                port: port, method: method, path: path,
+                headers: ["Host": "127.0.0.1:\(port)"].merging(headers) { $1 },
+                body: [])
+        }
+        // A private server: nothing without the token.
+        #expect(try request("GET", "/pick").status == 401)
+        let page = try request("GET", "/pick?token=\(token)")
+        #expect(page.status == 200)
+        #expect(page.text.contains("data-page=\"pick\"") && page.text.contains("data-limit=\"2\""))
+        let trip = try library.list("--album", "Trip")
+        let ids = trip.prefix(2).compactMap(assetID)
+        let auth = ["X-PhotoFiler-Token": token]
+        #expect(
+            try request(
+                "POST", "/api/pick?ids=\(trip.compactMap(assetID).map(String.init).joined(separator: ","))",
+                auth
+            ).status == 400, "over the limit")
+        let work = try library.list("--album", "Work").compactMap(assetID)
+        #expect(
+            try request("POST", "/api/pick?ids=\(work[0])", auth).status == 400, "not in the picker's album")
+        #expect(try request("POST", "/api/pick?ids=\(ids[0])").status == 401)
+        let picked = try request("POST", "/api/pick?ids=\(ids.map(String.init).joined(separator: ","))", auth)
+        #expect(picked.status == 204)
+        #expect(process.wait(timeout: 10) == 0)
+        let lines = String(decoding: process.stdoutBytes(), as: UTF8.self).split(separator: "\n").map(
+            String.init)
+        #expect(lines == trip.prefix(2).compactMap { $0["path"] as? String })
+    }
+
+    @Test func jsonPrintsInfoObjects() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let (process, port, token, _) = try start(library, ["--json"])
+        let id = try #require(try library.list("--album", "Trip").first.flatMap(assetID))
+        let reply = try HTTPReply.exchange(
+            port: port, method: "POST", path: "/api/pick?ids=\(id)",
+            headers: ["Host": "127.0.0.1:\(port)", "X-PhotoFiler-Token": token], body: [])
+        #expect(reply.status == 204)
+        #expect(process.wait(timeout: 10) == 0)
+        let printed = try JSONSerialization.jsonObject(with: Data(process.stdoutBytes())) as? [[String: Any]]
+        #expect(GalleryAPITests.same(printed, [try library.info(BytePath(String(id)))]))
+    }
+
+    @Test func cancelExitsOne() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let (process, port, token, _) = try start(library, [])
+        let reply = try HTTPReply.exchange(
+            port: port, method: "POST", path: "/api/pick/cancel",
+            headers: ["Host": "127.0.0.1:\(port)", "X-PhotoFiler-Token": token], body: [])
+        #expect(reply.status == 204)
+        #expect(process.wait(timeout: 10) == 1)
+        #expect(process.stdoutBytes().isEmpty)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// SPEC "Deletion": what could not be looked at is not gone. A roll folder that
+/// cannot be read for a while is reported, and no asset or membership is ended
+/// because of it: not by `check --repair`, not by the daemon's start-up repair.
+///
+/// Root reads everything, so as root the binary runs as `nobody` (`setpriv`),
+/// as the permission tests do.
+@Suite(.enabled(if: PermissionTests.canCheck, PermissionTests.skipReason))
+struct UnreadableFolderTests {
+    @Test func unreadableRollFolderEndsNothing() throws {
+        let folder = try TemporaryFolder()
+        _ = folder.path.withCString { chmod($0, 0o755) }
+        let library = folder.file("library")
+        let input = folder.file("u.jpg")
+        try writeFile(input, Pictures.uniqueJPEG(1, tag: "unreadable"))
+        let saved = try Binary.run(
+            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
+        try #require(saved.status == 0, "\(saved.stderr)")
+        let rollFile = try #require(try TestLibrary.files(under: library.appending("Roll")).first)
+        let month = rollFile.parent
+        try PermissionTests.prepare(folder.path, folderMode: 0o755)
+        // Listable but not searchable: its names are read, its files cannot be looked at.
+        _ = month.withCString { chmod($0, 0o444) }
+        defer { _ = month.withCString { chmod($0, 0o755) } }
+
+        let check = try Binary.run(
+            ["check", "--repair", "--library", library.display].map { BytePath($0) },
+            launcher: PermissionTests.launcher)
+        #expect(check.status == 1, "reported: \(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("could not look at"), "\(check.stdout)")
+        #expect(!check.stdout.contains("missing roll file"), "\(check.stdout)")
+
+        let inbox = folder.file("inbox")
+        try Sys.makeDirectory(inbox)
+        try PermissionTests.prepare(inbox, folderMode: 0o755)
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)"],
+            launcher: PermissionTests.launcher.map(\.display))
+        #expect(daemon.log.contains("could not look at"), "reported at start-up: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+
+        _ = month.withCString { chmod($0, 0o755) }
+        let contents = LibraryContents(library: library)
+        let assets = try contents.assets()
+        #expect(assets.count == 1, "the asset is not deleted")
+        #expect(assets.first?["albums"] as? [String] == ["QQ"], "\(assets)")
+        #expect(contents.albumEntries("QQ").count == 1, "the album link stays")
+        #expect((try? Sys.status(rollFile)) != nil)
+    }
+}
