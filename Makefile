@@ -14,11 +14,12 @@ SWIFT ?= swift
 RELEASE = -c release --static-swift-stdlib
 # The version is written once, in the source.
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/System/Version.swift)
-# Build and test needs; scdoc makes the man pages, dpkg-dev the package, and bash,
-# zsh and fish run the completion tests.
+# Build and test needs; scdoc makes the man pages, dpkg-dev the package, bash,
+# zsh and fish run the completion tests, and the tests make Live Photo videos
+# (QuickTime keys) and motion photos with ffmpeg.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools \
-	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium
+	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from

@@ -110,12 +110,18 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
             path: "Tests/TestSupport"),
+        // Live Photo halves and motion photos the tests make (gexiv2 writes the still's
+        // MakerNote and XMP; ffmpeg the video's QuickTime key).
+        .target(
+            name: "LivePhotoFixtures", dependencies: ["PhotoFilerSystem", "TestSupport", "CGExiv2"],
+            path: "Tests/LivePhotoFixtures"),
         .testTarget(
             name: "PhotoFilerCoreTests",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerServer", "TestSupport",
+                "LivePhotoFixtures",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
@@ -125,7 +131,7 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "TestSupport", "photofiler",
+                "PhotoFilerDaemon", "TestSupport", "LivePhotoFixtures", "photofiler",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ _photofiler_albums() {
 
 _photofiler() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="watch save albums list info rm restore favorite unfavorite check status serve pick share thumb help"
+    local commands="watch save albums list info rm restore favorite unfavorite check export status serve pick share thumb help"
     local common="--library --json --config --verbose --help"
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -32,7 +32,7 @@ _photofiler() {
         --link) mapfile -t COMPREPLY < <(compgen -W "hard symbolic" -- "$cur") && return ;;
         --media)
             local kinds="image video"
-            [[ $command == pick ]] && kinds="image video live"
+            [[ $command == pick || $command == list ]] && kinds="image video live"
             mapfile -t COMPREPLY < <(compgen -W "$kinds" -- "$cur") && return
             ;;
         --sort) mapfile -t COMPREPLY < <(compgen -W "added created" -- "$cur") && return ;;
@@ -57,6 +57,7 @@ _photofiler() {
         rm) flags="--album" ;;
         check) flags="--repair --quiet" ;;
         thumb) flags="--size --all -o" ;;
+        export) flags="--video -o" ;;
         serve) flags="--listen --token" ;;
         pick) flags="--media --limit --album" ;;
         share) flags="--expires --listen --list --revoke" ;;

@@ -15,7 +15,7 @@ function __photofiler_albums
     photofiler albums $library 2>/dev/null | cut -f1
 end
 
-set -l commands watch save albums list info rm restore favorite unfavorite check status serve pick share thumb help
+set -l commands watch save albums list info rm restore favorite unfavorite check export status serve pick share thumb help
 complete -c photofiler -f
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a watch -d 'the daemon: watch the inboxes'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a save -d 'file the given files now'
@@ -27,6 +27,7 @@ complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a restore
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a favorite -d 'mark as favorites'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unfavorite -d 'unmark favorites'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a check -d 'compare catalog and disk'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a export -d "a Live Photo's video"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a status -d 'is a daemon running'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a thumb -d "an asset's thumbnail, or all missing ones"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a serve -d 'the web gallery'
@@ -52,7 +53,9 @@ complete -c photofiler -n "__fish_seen_subcommand_from save list rm pick" -l alb
 complete -c photofiler -n "__fish_seen_subcommand_from save" -l move -d 'remove the files once filed'
 complete -c photofiler -n "__fish_seen_subcommand_from save check" -l quiet -d 'no progress lines off a terminal'
 complete -c photofiler -n "__fish_seen_subcommand_from save info" -F
-complete -c photofiler -n "__fish_seen_subcommand_from list" -l media -x -a 'image video' -d 'only images or videos'
+complete -c photofiler -n "__fish_seen_subcommand_from list" -l media -x -a 'image video live' -d 'only images, videos or Live Photos'
+complete -c photofiler -n "__fish_seen_subcommand_from export" -l video -d 'the paired or embedded video'
+complete -c photofiler -n "__fish_seen_subcommand_from export" -s o -r -F -d 'the file to write'
 complete -c photofiler -n "__fish_seen_subcommand_from list" -l sort -x -a 'added created' -d 'by date added or capture date'
 complete -c photofiler -n "__fish_seen_subcommand_from list" -l limit -x -d 'at most N assets'
 complete -c photofiler -n "__fish_seen_subcommand_from check" -l repair -d 'make the catalog match the disk'

@@ -52,6 +52,16 @@ extern "C" gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const g
     }
 }
 
+extern "C" GBytes *pf_gexiv2_try_get_tag_raw(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown) {
+    *thrown = 0;
+    try {
+        return gexiv2_metadata_try_get_tag_raw(metadata, tag, error);
+    } catch (...) {
+        *thrown = 1;
+        return nullptr;
+    }
+}
+
 extern "C" const gchar *pf_gexiv2_get_mime_type(GExiv2Metadata *metadata, int *thrown) {
     *thrown = 0;
     try {

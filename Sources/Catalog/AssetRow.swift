@@ -9,14 +9,18 @@ package enum AssetRow {
         a.id, a.roll_path, a.hash, a.media_type, a.mime, a.subtypes, a.pixel_width, a.pixel_height, \
         a.orientation, a.duration, a.frame_count, a.embedded_at, a.embedded_offset, a.embedded_source, \
         a.created_at, a.created_offset, a.created_source, a.added_at, a.size, a.original_name, \
-        a.source_inbox, a.favorite, a.deleted_at, a.trash_path
+        a.source_inbox, a.favorite, a.deleted_at, a.trash_path, a.content_identifier, a.live_video_path, \
+        a.live_video_hash, a.live_video_size, a.live_video_duration, a.live_video_offset, a.live_video_name, \
+        a.live_video_trash_path
         """
 
     package static let insert = """
         INSERT INTO assets (id, roll_path, hash, media_type, mime, subtypes, pixel_width, pixel_height, \
         orientation, duration, frame_count, embedded_at, embedded_offset, embedded_source, created_at, \
         created_offset, created_source, added_at, size, original_name, source_inbox, favorite, deleted_at, \
-        trash_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        trash_path, content_identifier, live_video_path, live_video_hash, live_video_size, live_video_duration, \
+        live_video_offset, live_video_name, live_video_trash_path) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The values for `insert`; `id` is NULL when SQLite should assign it.
@@ -30,7 +34,21 @@ package enum AssetRow {
             .text(info.embeddedDate?.source.rawValue), .integer(asset.created.secondsSinceEpoch),
             .int(asset.created.utcOffsetSeconds), .text(asset.created.source.rawValue), .real(asset.addedAt),
             .integer(asset.size), .path(asset.originalName), .text(asset.sourceInbox), .bool(asset.favorite),
-            .real(asset.deletedAt), .path(asset.trashPath),
+            .real(asset.deletedAt), .path(asset.trashPath), .text(info.live.contentIdentifier),
+        ] + liveVideoValues(asset.liveVideo)
+    }
+
+    /// Empties the `live_video_*` columns (a WHERE clause follows).
+    package static let clearLiveVideo = """
+        UPDATE assets SET live_video_path = NULL, live_video_hash = NULL, live_video_size = NULL, \
+        live_video_duration = NULL, live_video_offset = NULL, live_video_name = NULL, live_video_trash_path = NULL
+        """
+
+    /// The `live_video_*` columns, in `insert`'s order.
+    package static func liveVideoValues(_ video: LiveVideoRecord?) -> [SQLiteValue] {
+        [
+            .path(video?.rollPath), .text(video?.hash), .integer(video?.size), .real(video?.duration),
+            .integer(video?.embeddedOffset), .path(video?.originalName), .path(video?.trashPath),
         ]
     }
 
@@ -56,11 +74,23 @@ package enum AssetRow {
             throw damaged("an unknown date source '\(row.text(16))'")
         }
         let subtypes = row.text(5)
-        let info = MediaInfo(
+        var info = MediaInfo(
             mediaType: mediaType, mimeType: row.text(4),
             subtypes: subtypes.isEmpty ? [] : subtypes.split(separator: ",").map(String.init),
             pixelWidth: row.int(6), pixelHeight: row.int(7), orientation: row.int(8), embeddedDate: embedded,
             duration: row.optionalDouble(9), frameCount: row.int(10))
+        info.live.contentIdentifier = row.optionalText(24)
+        var video: LiveVideoRecord?
+        if let size = row.optionalInt64(27) {
+            video = LiveVideoRecord(
+                rollPath: row.optionalPath(25), hash: row.optionalText(26), size: size,
+                duration: row.optionalDouble(28), embeddedOffset: row.optionalInt64(29),
+                originalName: row.optionalPath(30), trashPath: row.optionalPath(31))
+            if let offset = video?.embeddedOffset {
+                info.live.embeddedVideo = EmbeddedVideo(
+                    offset: offset, length: size, duration: video?.duration)
+            }
+        }
         return AssetRecord(
             id: id, rollPath: row.path(1), hash: row.text(2), info: info,
             created: CaptureDate(
@@ -69,6 +99,6 @@ package enum AssetRow {
             addedAt: row.double(17), size: row.int64(18), originalName: row.path(19),
             sourceInbox: row.optionalText(20), favorite: row.int64(21) != 0,
             deletedAt: row.optionalDouble(22),
-            trashPath: row.optionalPath(23))
+            trashPath: row.optionalPath(23), liveVideo: video)
     }
 }

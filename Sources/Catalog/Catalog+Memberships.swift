@@ -3,12 +3,13 @@ import PhotoFilerSystem
 extension Catalog {
     // MARK: Memberships
 
-    private static let membershipColumns = "asset_id, album_id, entry_name, added_at, removed_at"
+    private static let membershipColumns =
+        "asset_id, album_id, entry_name, added_at, removed_at, video_entry_name"
 
     private func decodeMembership(_ row: Statement) -> MembershipRecord {
         MembershipRecord(
             assetID: row.int64(0), albumID: row.int64(1), entryName: row.path(2), addedAt: row.double(3),
-            removedAt: row.optionalDouble(4))
+            removedAt: row.optionalDouble(4), videoEntryName: row.optionalPath(5))
     }
 
     public func membership(asset: AssetID, album: AlbumID) throws(CatalogError) -> MembershipRecord? {

@@ -10,6 +10,8 @@ extension SmartAlbum {
     package func predicate(now: Double) -> (sql: String, values: [SQLiteValue]) {
         switch self {
         case .videos: return ("a.deleted_at IS NULL AND a.media_type = 'video'", [])
+        case .livePhotos:
+            return ("a.deleted_at IS NULL AND instr(',' || a.subtypes || ',', ',live,') > 0", [])
         case .animated:
             return ("a.deleted_at IS NULL AND instr(',' || a.subtypes || ',', ',animated,') > 0", [])
         case .screenshots:

@@ -30,11 +30,14 @@ public struct AssetRecord: Sendable, Equatable {
     /// Relative path under `Recently Deleted/` while the bytes are kept there; nil when the
     /// bytes are gone (the roll file was removed by hand).
     public var trashPath: BytePath?
+    /// A Live Photo's video (subtype `live`); a motion photo's comes from its `info`.
+    public var liveVideo: LiveVideoRecord?
 
     public init(
         id: AssetID, rollPath: BytePath, hash: String, info: MediaInfo, created: CaptureDate,
         addedAt: Double, size: Int64, originalName: BytePath, sourceInbox: String?,
-        favorite: Bool = false, deletedAt: Double? = nil, trashPath: BytePath? = nil
+        favorite: Bool = false, deletedAt: Double? = nil, trashPath: BytePath? = nil,
+        liveVideo: LiveVideoRecord? = nil
     ) {
         self.id = id
         self.rollPath = rollPath
@@ -48,6 +51,7 @@ public struct AssetRecord: Sendable, Equatable {
         self.favorite = favorite
         self.deletedAt = deletedAt
         self.trashPath = trashPath
+        self.liveVideo = liveVideo ?? info.live.embeddedVideo.map(LiveVideoRecord.init(embedded:))
     }
 
     public var isDeleted: Bool { deletedAt != nil }
@@ -80,15 +84,19 @@ public struct MembershipRecord: Sendable, Equatable {
     /// Set when the entry was removed (by hand or `rm --album`): the membership has
     /// ended and no scan of a keep-mode inbox brings it back.
     public var removedAt: Double?
+    /// A Live Photo's second entry in the album: the link to its paired video.
+    public var videoEntryName: BytePath?
 
     public init(
-        assetID: AssetID, albumID: AlbumID, entryName: BytePath, addedAt: Double, removedAt: Double? = nil
+        assetID: AssetID, albumID: AlbumID, entryName: BytePath, addedAt: Double, removedAt: Double? = nil,
+        videoEntryName: BytePath? = nil
     ) {
         self.assetID = assetID
         self.albumID = albumID
         self.entryName = entryName
         self.addedAt = addedAt
         self.removedAt = removedAt
+        self.videoEntryName = videoEntryName
     }
 
     public var isActive: Bool { removedAt == nil }
@@ -97,6 +105,7 @@ public struct MembershipRecord: Sendable, Equatable {
 /// The albums the catalog computes rather than stores.
 public enum SmartAlbum: String, Sendable, CaseIterable {
     case videos = "Videos"
+    case livePhotos = "Live Photos"
     case animated = "Animated"
     case screenshots = "Screenshots"
     case recentlyAdded = "Recently Added"

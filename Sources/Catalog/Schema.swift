@@ -16,6 +16,7 @@ package enum Schema {
         Migration(version: 1, script: version1),
         Migration(version: 2, script: version2),
         Migration(version: 3, script: galleryVersion),
+        Migration(version: 4, script: livePhotos),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

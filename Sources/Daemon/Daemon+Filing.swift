@@ -97,7 +97,7 @@ extension Daemon {
             return
         }
         guard let asset = result.asset else { return }
-        let rollPath = library.layout.absolute(asset.rollPath).display
+        let rollPath = library.layout.absolute(result.rollPath ?? asset.rollPath).display
         switch result.outcome {
         case .filed:
             filedCount += 1

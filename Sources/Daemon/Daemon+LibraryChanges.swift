@@ -35,6 +35,7 @@ extension Daemon {
         do {
             if parts.first == LibraryLayout.rollFolderName {
                 guard let asset = try library.catalog.asset(rollPath: relative), !asset.isDeleted else {
+                    try liveVideoRemoved(relative, path: path)
                     return
                 }
                 try library.lifecycle.rollFileRemoved(asset)
@@ -45,7 +46,10 @@ extension Daemon {
                 guard let album = try library.catalog.album(folderName: parts[1])
                 else { return }
                 let memberships = try library.catalog.memberships(inAlbum: album.id)
-                guard let membership = memberships.first(where: { $0.entryName == parts[2] && $0.isActive }),
+                guard
+                    let membership = memberships.first(where: {
+                        ($0.entryName == parts[2] || $0.videoEntryName == parts[2]) && $0.isActive
+                    }),
                     let asset = try library.catalog.asset(id: membership.assetID), !asset.isDeleted
                 else { return }
                 try library.lifecycle.albumEntryRemoved(membership)
@@ -56,6 +60,14 @@ extension Daemon {
         } catch {
             log.error("\(error)")
         }
+    }
+
+    /// A Live Photo's video left the Roll on its own: the asset is a plain still again.
+    private func liveVideoRemoved(_ relative: BytePath, path: BytePath) throws {
+        guard let asset = try library.catalog.asset(liveVideoPath: relative), !asset.isDeleted else { return }
+        try library.lifecycle.liveVideoRemoved(asset)
+        log.info(
+            "The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
     }
 
     package func scheduleReconcile() {
@@ -78,6 +90,8 @@ extension Daemon {
             if leftovers > 0 {
                 log.info("Removed \(leftovers) temporary file(s) left by an interrupted run.")
             }
+            // Live Photo halves a crash left apart.
+            try LivePhotoPairing(filer: library.filer).pairWaiting()
             let differences = try reconciler.differences(verifyHashes: false).filter {
                 if case .strayAlbumEntry = $0 { return false }
                 return true

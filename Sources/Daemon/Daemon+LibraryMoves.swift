@@ -29,6 +29,13 @@ extension Daemon {
         do {
             if fromParts.first == LibraryLayout.rollFolderName {
                 guard let asset = try library.catalog.asset(rollPath: fromRelative), !asset.isDeleted else {
+                    // A Live Photo's video moved on its own: it stays the asset's video.
+                    if let still = try library.catalog.asset(liveVideoPath: fromRelative), !still.isDeleted {
+                        try library.lifecycle.liveVideoMoved(still, to: toRelative)
+                        log.info(
+                            "The Live Photo video '\(from.display)' was moved to '\(to.display)'; asset \(still.id) keeps it."
+                        )
+                    }
                     return
                 }
                 try library.lifecycle.rollFileMoved(asset, to: toRelative)

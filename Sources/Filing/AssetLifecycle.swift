@@ -37,13 +37,25 @@ public struct AssetLifecycle {
             return name
         }
         let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(trashName)
+        // A Live Photo's video goes with it.
+        let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
+            try linkIntoRecentlyDeleted(path)
+        }
         try filer.catalogCall { () throws(CatalogError) in
-            try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
+            try catalog.write { () throws(CatalogError) in
+                try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
+                if let videoPath = asset.liveVideo?.rollPath {
+                    try catalog.setLiveVideoLocation(of: id, rollPath: videoPath, trashPath: videoTrash)
+                }
+            }
         }
         try removeAlbumEntries(of: asset)
-        try filer.systemCall(rollFile) { () throws(SystemError) in
-            try Sys.unlinkIfPresent(rollFile)
-            try Sys.syncDirectory(rollFile.parent)
+        for path in [asset.rollPath] + (asset.liveVideo?.rollPath.map { [$0] } ?? []) {
+            let file = layout.absolute(path)
+            try filer.systemCall(file) { () throws(SystemError) in
+                try Sys.unlinkIfPresent(file)
+                try Sys.syncDirectory(file.parent)
+            }
         }
         return try existing(id)
     }
@@ -81,35 +93,38 @@ public struct AssetLifecycle {
     )
         throws(FilingError)
     {
+        let (asset, videoTrashFile) = try restoreLiveVideo(of: asset)
         let memberships = try filer.catalogCall { () throws(CatalogError) in
             try catalog.memberships(ofAsset: asset.id)
         }
-        var entries: [(AlbumID, BytePath)] = []
+        var entries: [(AlbumID, BytePath, BytePath?)] = []
         for membership in memberships where membership.isActive {
             guard
                 let album = try filer.catalogCall({ () throws(CatalogError) in
                     try catalog.album(id: membership.albumID)
                 })
             else { continue }
-            entries.append(
-                (album.id, try filer.linkAndSync(asset.rollPath, into: album, kind: link, source: source)))
+            let linked = try filer.linkResources(of: asset, into: album, kind: link, source: source)
+            entries.append((album.id, linked.still, linked.video))
         }
         if let extraAlbum, !memberships.contains(where: { $0.albumID == extraAlbum.id && $0.isActive }) {
-            entries.append(
-                (
-                    extraAlbum.id,
-                    try filer.linkAndSync(asset.rollPath, into: extraAlbum, kind: link, source: source)
-                ))
+            let linked = try filer.linkResources(of: asset, into: extraAlbum, kind: link, source: source)
+            entries.append((extraAlbum.id, linked.still, linked.video))
         }
         let now = filer.now()
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
                 try catalog.markRestored(asset.id, rollPath: asset.rollPath)
-                for (album, entry) in entries {
+                if let videoPath = asset.liveVideo?.rollPath {
+                    try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: nil)
+                }
+                for (album, entry, videoEntry) in entries {
                     try catalog.addMembership(asset: asset.id, album: album, entryName: entry, at: now)
+                    try catalog.setVideoEntry(videoEntry, asset: asset.id, album: album)
                 }
             }
         }
+        if let videoTrashFile { try? Sys.unlinkIfPresent(videoTrashFile) }
     }
 
     /// `photofiler rm ID --album NAME`: the asset leaves that album; the Roll keeps it.
@@ -123,13 +138,11 @@ public struct AssetLifecycle {
                 try catalog.membership(asset: asset.id, album: album.id)
             }), membership.isActive
         else { throw .notInAlbum(id: id, album: name.value) }
-        // The catalog first, then the file (as `moveToRecentlyDeleted`).
+        // The catalog first, then the files (as `moveToRecentlyDeleted`).
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.endMembership(asset: id, album: album.id, at: filer.now())
         }
-        try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
-            try filer.albums.unlinkEntry(membership.entryName, in: album)
-        }
+        try unlinkEntries(of: membership)
     }
 
     public func setFavorite(_ favorite: Bool, _ id: AssetID) throws(FilingError) -> AssetRecord {
@@ -145,7 +158,7 @@ public struct AssetLifecycle {
             try catalog.assetsDeleted(before: filer.now() - Self.retention)
         }
         for asset in expired {
-            if let trash = asset.trashPath {
+            for trash in [asset.trashPath, asset.liveVideo?.trashPath].compactMap({ $0 }) {
                 try filer.systemCall(layout.absolute(trash)) { () throws(SystemError) in
                     try Sys.unlinkIfPresent(layout.absolute(trash))
                 }
@@ -167,8 +180,23 @@ public struct AssetLifecycle {
     public func rollFileRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted else { return }
         let trashPath = try keepSurvivingCopy(of: asset)
+        // A Live Photo's video goes to Recently Deleted with it.
+        let videoPath = asset.liveVideo?.rollPath
+        let videoTrash = videoPath.flatMap { try? linkIntoRecentlyDeleted($0) }
         try filer.catalogCall { () throws(CatalogError) in
-            try catalog.markDeleted(asset.id, at: filer.now(), trashPath: trashPath)
+            try catalog.write { () throws(CatalogError) in
+                try catalog.markDeleted(asset.id, at: filer.now(), trashPath: trashPath)
+                if let videoPath {
+                    try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: videoTrash)
+                }
+            }
+        }
+        if let videoPath, videoTrash != nil {
+            let file = layout.absolute(videoPath)
+            try filer.systemCall(file) { () throws(SystemError) in
+                try Sys.unlinkIfPresent(file)
+                try Sys.syncDirectory(file.parent)
+            }
         }
         try removeAlbumEntries(of: asset)
     }
@@ -176,6 +204,8 @@ public struct AssetLifecycle {
     /// An album entry was removed by hand: the membership ends and is never re-added by a scan.
     public func albumEntryRemoved(_ membership: MembershipRecord) throws(FilingError) {
         guard membership.isActive else { return }
+        // A Live Photo leaves the album whole: its other entry goes too.
+        try unlinkEntries(of: membership)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.endMembership(asset: membership.assetID, album: membership.albumID, at: filer.now())
         }
@@ -185,19 +215,24 @@ public struct AssetLifecycle {
         let memberships = try filer.catalogCall { () throws(CatalogError) in
             try catalog.memberships(ofAsset: asset.id)
         }
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for membership in memberships where membership.isActive { try unlinkEntries(of: membership) }
+    }
+
+    /// Removes a membership's album entries (a Live Photo has two), where present.
+    package func unlinkEntries(of membership: MembershipRecord) throws(FilingError) {
+        guard
+            let album = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.album(id: membership.albumID)
+            })
+        else { return }
+        for entry in [membership.entryName, membership.videoEntryName].compactMap({ $0 }) {
             try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
-                try filer.albums.unlinkEntry(membership.entryName, in: album)
+                try filer.albums.unlinkEntry(entry, in: album)
             }
         }
     }
 
-    private func existing(_ id: AssetID) throws(FilingError) -> AssetRecord {
+    package func existing(_ id: AssetID) throws(FilingError) -> AssetRecord {
         guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
         else {
             throw .unknownAsset(id: id)

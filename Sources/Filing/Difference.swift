@@ -15,6 +15,10 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     case linkWithoutMembership(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
     /// An album entry that does not lead to any roll file (left alone, never deleted).
     case strayAlbumEntry(albumFolder: BytePath, entryName: BytePath)
+    /// A Live Photo whose paired video is gone from the Roll.
+    case missingLiveVideo(asset: AssetID, rollPath: BytePath)
+    /// An album entry that links a Live Photo's video, not on record as its entry.
+    case videoLinkWithoutRecord(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
 
     /// A folder or file (relative to the library) that could not be looked at: what
     /// it holds is unknown, so nothing in it is counted as gone.
@@ -23,8 +27,9 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
-        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry: return true
-        case .missingRollFile, .rollFileWithoutRow, .wrongHash: return false
+        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord:
+            return true
+        case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo: return false
         case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
         }
     }
@@ -41,6 +46,11 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
             return "membership without a link: asset \(asset) in album '\(album)' ('\(entryName.display)')"
         case .linkWithoutMembership(let asset, let albumFolder, let entryName):
             return "link without a membership: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
+        case .missingLiveVideo(let asset, let rollPath):
+            return "missing Live Photo video: asset \(asset) '\(rollPath.display)'"
+        case .videoLinkWithoutRecord(let asset, let albumFolder, let entryName):
+            return
+                "Live Photo video link without a record: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
         case .couldNotLook(let path, let reason):
             return
                 "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"

@@ -38,7 +38,7 @@ public final class Filer {
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
         do {
-            return try fileOnce(request)
+            return pairingLivePhoto(try fileOnce(request))
         } catch .catalog(let error) {
             throw FilingError.from(error, library: layout, source: LibraryLayout.absolute(request.source))
         }
@@ -94,7 +94,14 @@ public final class Filer {
 
         let existing = try catalogCall { () throws(CatalogError) in try catalog.asset(hash: hashed.hash) }
         let result: FilingResult
-        if let existing, !existing.isDeleted {
+        if let live = try catalogCall({ () throws(CatalogError) in
+            try catalog.asset(liveVideoHash: hashed.hash)
+        }),
+            !live.isDeleted
+        {
+            // A Live Photo's video again: that asset, whichever half came.
+            result = try joinDuplicate(live, album: album, request: request, source: source)
+        } else if let existing, !existing.isDeleted {
             result = try joinDuplicate(existing, album: album, request: request, source: source)
         } else {
             // Bytes for the Roll: the copy, or the source itself (synced first: the app
@@ -246,9 +253,15 @@ public final class Filer {
         if let membership, membership.isActive || request.mode == .keep {
             return FilingResult(outcome: .duplicate(joinedAlbum: false), asset: asset, album: album)
         }
-        let entry = try linkAndSync(asset.rollPath, into: album, kind: request.link, source: source)
+        let entries = try linkResources(of: asset, into: album, kind: request.link, source: source)
         try catalogCall { () throws(CatalogError) in
-            try catalog.addMembership(asset: asset.id, album: album.id, entryName: entry, at: now())
+            try catalog.write { () throws(CatalogError) in
+                try catalog.addMembership(
+                    asset: asset.id, album: album.id, entryName: entries.still, at: now())
+                if let video = entries.video {
+                    try catalog.setVideoEntry(video, asset: asset.id, album: album.id)
+                }
+            }
         }
         return FilingResult(outcome: .duplicate(joinedAlbum: true), asset: asset, album: album)
     }
@@ -302,6 +315,23 @@ public final class Filer {
             let entry = try albums.link(rollPath: rollPath, into: album, kind: kind)
             try Sys.syncDirectory(layout.albumFolder(album))
             return entry
+        }
+    }
+
+    /// Links the asset's roll file, and a Live Photo's paired video, into the album
+    /// and syncs it: the entries' names.
+    package func linkResources(
+        of asset: AssetRecord, into album: AlbumRecord, kind: LinkKind, source: BytePath
+    )
+        throws(FilingError) -> (still: BytePath, video: BytePath?)
+    {
+        try systemCall(source) { () throws(SystemError) -> (BytePath, BytePath?) in
+            let entry = try albums.link(rollPath: asset.rollPath, into: album, kind: kind)
+            let video = try asset.liveVideo?.rollPath.map { (path) throws(SystemError) in
+                try albums.link(rollPath: path, into: album, kind: kind)
+            }
+            try Sys.syncDirectory(layout.albumFolder(album))
+            return (entry, video)
         }
     }
 

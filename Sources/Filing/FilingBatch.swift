@@ -62,8 +62,9 @@ extension Filer {
                 do throws(FilingError) {
                     // Known content (a duplicate, a restore), or the same content twice in
                     // one group: the one-file path knows those, after the group.
-                    let known = try catalogCall { () throws(CatalogError) in
-                        try catalog.asset(hash: file.hash)
+                    let known = try catalogCall { () throws(CatalogError) -> AssetRecord? in
+                        if let asset = try catalog.asset(hash: file.hash) { return asset }
+                        return try catalog.asset(liveVideoHash: file.hash)
                     }
                     guard known == nil, hashes.insert(file.hash).inserted else {
                         file.fd.close()
@@ -91,6 +92,7 @@ extension Filer {
             case .none: return .failure(.vanished(path: source))
             case .failure(.catalog(let error)):
                 return .failure(FilingError.from(error, library: layout, source: source))
+            case .some(.success(let filed)): return .success(pairingLivePhoto(filed))
             case .some(let result): return result
             }
         }

@@ -32,6 +32,8 @@ public enum FilingError: Error, Sendable {
     case deletedOutside(id: AssetID)
     /// No user or smart album has this name.
     case noSuchAlbum(String)
+    /// `export --video` of an asset that is no Live Photo or motion photo.
+    case notLivePhoto(id: AssetID)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -88,6 +90,9 @@ extension FilingError: CustomStringConvertible {
                 "Asset \(id) cannot be restored: its file was deleted outside photofiler and no copy of it is left; drop the photo into an inbox again if you still have it."
         case .noSuchAlbum(let name):
             return "There is no album named '\(name)'; 'photofiler albums' lists them."
+        case .notLivePhoto(let id):
+            return
+                "Asset \(id) is not a Live Photo and has no video to export; 'photofiler list --media live' lists those that have one."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

@@ -49,4 +49,10 @@ public struct FilingResult: Sendable {
     /// The asset (nil only for `alreadySeen`).
     public var asset: AssetRecord?
     public var album: AlbumRecord?
+    /// Where the filed file is in the Roll when that is not the asset's own roll
+    /// path: a Live Photo's video that joined its still.
+    public var pairedVideoPath: BytePath?
+
+    /// The roll path of the file this request filed.
+    public var rollPath: BytePath? { pairedVideoPath ?? asset?.rollPath }
 }

@@ -10,10 +10,13 @@ extension PhotoLibrary {
     }
 
     /// Assets newest first, as `list` shows them; `album` may be a user or a smart album.
+    /// `livePhotosOnly`: Live Photos and motion photos only (`--media live`).
     public func assets(
-        album name: AlbumName?, media: MediaType?, sort: AssetQuery.Sort, limit: Int?, now: Double
+        album name: AlbumName?, media: MediaType?, livePhotosOnly: Bool = false, sort: AssetQuery.Sort,
+        limit: Int?, now: Double
     ) throws(FilingError) -> [AssetRecord] {
         var query = AssetQuery(mediaType: media, sort: sort, limit: limit, now: now)
+        if livePhotosOnly { query.refinements.subtype = MediaInfo.liveSubtype }
         if let name {
             guard let selection = try album(named: name) else { throw .noSuchAlbum(name.value) }
             query.narrow(to: selection)

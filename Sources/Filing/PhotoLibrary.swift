@@ -89,23 +89,21 @@ public final class PhotoLibrary {
         if status.isSymbolicLink {
             let target = try filer.systemCall(path) { () throws(SystemError) in try Sys.readLink(path) }
             let absolute = LibraryLayout.normalize(target.isAbsolute ? target : path.parent.appending(target))
-            if let relative = layout.relative(absolute),
-                let asset = try filer.catalogCall({ () throws(CatalogError) in
-                    try catalog.asset(rollPath: relative)
-                })
-            {
+            if let relative = layout.relative(absolute), let asset = try asset(rollPath: relative) {
                 return asset
             }
             return try assetByContent(absolute)
         }
-        if let relative = layout.relative(path),
-            let asset = try filer.catalogCall({ () throws(CatalogError) in
-                try catalog.asset(rollPath: relative)
-            })
-        {
-            return asset
-        }
+        if let relative = layout.relative(path), let asset = try asset(rollPath: relative) { return asset }
         return try assetByContent(path)
+    }
+
+    /// The asset at a roll path: its still, or a Live Photo's paired video.
+    private func asset(rollPath: BytePath) throws(FilingError) -> AssetRecord? {
+        try filer.catalogCall { () throws(CatalogError) -> AssetRecord? in
+            if let asset = try catalog.asset(rollPath: rollPath) { return asset }
+            return try catalog.asset(liveVideoPath: rollPath)
+        }
     }
 
     private func assetByContent(_ path: BytePath) throws(FilingError) -> AssetRecord? {
@@ -114,7 +112,10 @@ public final class PhotoLibrary {
             defer { fd.close() }
             return try ContentHasher.hash(fd)
         }
-        return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(hash: hash) }
+        return try filer.catalogCall { () throws(CatalogError) -> AssetRecord? in
+            if let asset = try catalog.asset(hash: hash) { return asset }
+            return try catalog.asset(liveVideoHash: hash)
+        }
     }
 }
 

@@ -28,10 +28,16 @@ public struct Reconciler {
         }
         let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
         var recorded = Set<BytePath>()
+        var videos = Set<BytePath>()
         let live = progress == nil ? 0 : assets.count { !$0.isDeleted }
         for asset in assets where !asset.isDeleted {
             recorded.insert(asset.rollPath)
             progress?(recorded.count, live)
+            if let video = asset.liveVideoPath {
+                videos.insert(video)
+                result += try liveVideoDifferences(
+                    asset, video: video, disk: disk, verifyHashes: verifyHashes)
+            }
             guard let status = disk[asset.rollPath] else {
                 // Not seen is not gone when its folder could not be looked at.
                 if !listing.couldNotLook(at: asset.rollPath) {
@@ -51,7 +57,7 @@ public struct Reconciler {
                 }
             }
         }
-        for path in disk.keys.filter({ !recorded.contains($0) }).sorted() {
+        for path in disk.keys.filter({ !recorded.contains($0) && !videos.contains($0) }).sorted() {
             result.append(.rollFileWithoutRow(rollPath: path))
         }
         result += try albumDifferences(assets: assets, disk: disk, verifyTargets: verifyHashes)
@@ -77,8 +83,11 @@ public struct Reconciler {
             progress?(index + 1, orphans.count)
         }
         mended += adopted
+        // Halves adopted apart (a lost catalog) are one Live Photo again.
+        let paired = try LivePhotoPairing(filer: filer).pairWaiting()
+        mended += paired
         var remaining = differences
-        if adopted > 0 {
+        if adopted > 0 || paired > 0 {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
             let assets = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints() }
@@ -87,8 +96,15 @@ public struct Reconciler {
         }
         for difference in remaining {
             switch difference {
-            case .rollFileWithoutRow, .strayAlbumEntry, .couldNotLook:
+            case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook:
                 continue
+            case .missingLiveVideo(let id, let rollPath):
+                guard
+                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
+                    ),
+                    asset.liveVideo?.rollPath == rollPath
+                else { continue }
+                try lifecycle.liveVideoRemoved(asset)
             case .missingRollFile(let id, let rollPath):
                 guard
                     let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
@@ -100,8 +116,13 @@ public struct Reconciler {
                 let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
                     try Sys.status(layout.absolute(rollPath)).size
                 }
+                let asset = try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
                 try filer.catalogCall { () throws(CatalogError) in
-                    try catalog.setContent(of: id, hash: actual, size: size)
+                    if let video = asset?.liveVideo, video.rollPath == rollPath {
+                        try catalog.setLiveVideoContent(of: id, hash: actual, size: size)
+                    } else {
+                        try catalog.setContent(of: id, hash: actual, size: size)
+                    }
                 }
             case .membershipWithoutLink(let asset, let album, _):
                 guard
@@ -121,8 +142,29 @@ public struct Reconciler {
             }
             mended += 1
         }
+        // After the memberships exist: a video entry is the second entry of one.
+        for case .videoLinkWithoutRecord(let asset, let folder, let entry) in remaining {
+            guard let album = try albumForFolder(folder) else { continue }
+            try recordVideoEntry(entry, asset: asset, album: album)
+            mended += 1
+        }
         filer.albums.forgetCachedAlbums()
         return mended
+    }
+
+    /// A Live Photo's paired video: gone from the Roll, or (hashes verified, or its
+    /// size changed) other bytes than on record.
+    private func liveVideoDifferences(
+        _ asset: AssetFootprint, video: BytePath, disk: [BytePath: RollFile], verifyHashes: Bool
+    ) throws(FilingError) -> [Difference] {
+        guard let status = disk[video] else { return [.missingLiveVideo(asset: asset.id, rollPath: video)] }
+        guard verifyHashes || status.size != asset.liveVideoSize else { return [] }
+        let actual = try hash(video)
+        let recorded = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.asset(id: asset.id)
+        }?.liveVideo?.hash
+        guard let recorded, actual != recorded else { return [] }
+        return [.wrongHash(asset: asset.id, rollPath: video, recorded: recorded, actual: actual)]
     }
 
     /// Removes what a crash left in `.photofiler/tmp` (never visible in Roll or albums).
@@ -215,15 +257,20 @@ public struct Reconciler {
         // Built only when an entry has to be resolved (none, on a quiet start-up).
         var live: [BytePath: AssetFootprint]?
         var byInode: [UInt64: BytePath]?
-        func asset(behind entry: BytePath) -> AssetFootprint? {
+        // A Live Photo's video resolves to its asset too.
+        func asset(behind entry: BytePath) -> (asset: AssetFootprint, isVideo: Bool)? {
             if live == nil {
+                let alive = assets.filter { !$0.isDeleted }
                 live = Dictionary(
-                    assets.filter { !$0.isDeleted }.map { ($0.rollPath, $0) }, uniquingKeysWith: { a, _ in a }
-                )
+                    alive.map { ($0.rollPath, $0) }
+                        + alive.compactMap { a in a.liveVideoPath.map { ($0, a) } },
+                    uniquingKeysWith: { a, _ in a })
                 byInode = Dictionary(disk.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
             }
-            guard let rollPath = resolve(entry: entry, byInode: byInode!) else { return nil }
-            return live![rollPath]
+            guard let rollPath = resolve(entry: entry, byInode: byInode!), let asset = live![rollPath] else {
+                return nil
+            }
+            return (asset, rollPath == asset.liveVideoPath)
         }
         let albums = try filer.catalogCall { () throws(CatalogError) in try catalog.albums() }
         let albumsByFolder = Dictionary(albums.map { ($0.folderName, $0) }, uniquingKeysWith: { a, _ in a })
@@ -248,8 +295,11 @@ public struct Reconciler {
                         try catalog.memberships(inAlbum: album.id)
                     }
                 } ?? []
+            let active = memberships.filter(\.isActive)
             let activeByEntry = Dictionary(
-                memberships.filter(\.isActive).map { ($0.entryName, $0) }, uniquingKeysWith: { a, _ in a })
+                active.map { ($0.entryName, $0) }
+                    + active.compactMap { m in m.videoEntryName.map { ($0, m) } },
+                uniquingKeysWith: { a, _ in a })
             let entries: [Sys.DirectoryEntry]
             do {
                 entries = try Sys.listDirectory(folderPath)
@@ -270,11 +320,16 @@ public struct Reconciler {
                 {
                     continue
                 }
-                guard let asset = asset(behind: folderPath.appending(entry)) else {
+                guard let (asset, isVideo) = asset(behind: folderPath.appending(entry)) else {
                     found.append(.strayAlbumEntry(albumFolder: folder, entryName: entry))
                     continue
                 }
                 if let membership = activeByEntry[entry], membership.assetID == asset.id { continue }
+                if isVideo {
+                    found.append(
+                        .videoLinkWithoutRecord(asset: asset.id, albumFolder: folder, entryName: entry))
+                    continue
+                }
                 if memberships.contains(where: { $0.assetID == asset.id && $0.isActive }) { continue }
                 found.append(.linkWithoutMembership(asset: asset.id, albumFolder: folder, entryName: entry))
             }
@@ -336,6 +391,16 @@ public struct Reconciler {
         let hashed = try filer.systemCall(path) { () throws(SystemError) in
             try filer.inspector.copier.hash(fd, path: path)
         }
+        if let still = try filer.catalogCall({ () throws(CatalogError) in
+            try catalog.asset(liveVideoHash: hashed.hash)
+        }), let recorded = still.liveVideo?.rollPath {
+            // A Live Photo's video moved within the Roll.
+            guard (try? Sys.statusIfExists(layout.absolute(recorded))) == nil else { return false }
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.setLiveVideoLocation(of: still.id, rollPath: rollPath, trashPath: nil)
+            }
+            return true
+        }
         if let existing = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(hash: hashed.hash)
         }) {
@@ -371,6 +436,30 @@ public struct Reconciler {
             originalName: rollPath.lastComponent, sourceInbox: nil)
         _ = try filer.catalogCall { () throws(CatalogError) in try catalog.insertAsset(asset) }
         return true
+    }
+
+    /// A Live Photo's video entry in `album`: recorded as the second entry of the
+    /// asset's membership, which is made (with a link to the still) when missing.
+    private func recordVideoEntry(_ entry: BytePath, asset id: AssetID, album: AlbumRecord)
+        throws(FilingError)
+    {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else {
+            return
+        }
+        let membership = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.membership(asset: id, album: album.id)
+        }
+        if membership?.isActive != true {
+            let still = try filer.linkAndSync(
+                asset.rollPath, into: album, kind: .hard, source: layout.albumFolder(album))
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.addMembership(asset: id, album: album.id, entryName: still, at: filer.now())
+            }
+        }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.setVideoEntry(entry, asset: id, album: album.id)
+        }
     }
 
     private func albumForFolder(_ folder: BytePath) throws(FilingError) -> AlbumRecord? {

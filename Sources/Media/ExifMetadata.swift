@@ -27,6 +27,10 @@ package struct ExifMetadata {
     /// For TIFF and DNG: where the last strip or tile of image data ends, by the
     /// file's own offsets. TIFF has no end marker, so this is how a cut one shows.
     package var imageDataEnd: Int64?
+    /// An iPhone still's Live Photo identifier (its Apple MakerNote's).
+    package var contentIdentifier: String?
+    /// What the XMP says of a motion photo's video, when it says anything.
+    package var motionPhoto: MotionPhoto.Announcement?
 
     /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
     package func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
@@ -78,6 +82,8 @@ package struct ExifMetadata {
             result.mimeType = String(cString: type)
         }
         if isTIFF { result.imageDataEnd = imageDataEnd(handle) }
+        result.contentIdentifier = appleContentIdentifier(handle)
+        result.motionPhoto = motionPhotoAnnouncement(handle)
         return .success(result)
     }
 
@@ -114,7 +120,7 @@ package struct ExifMetadata {
     }
 
     /// A tag's value as text, nil when absent (or unreadable: a bad tag is no tag).
-    private static func tag(_ handle: UnsafeMutablePointer<GExiv2Metadata>, _ name: String) -> String? {
+    static func tag(_ handle: UnsafeMutablePointer<GExiv2Metadata>, _ name: String) -> String? {
         var error: UnsafeMutablePointer<GError>?
         var thrown: CInt = 0
         let value = pf_gexiv2_try_get_tag_string(handle, name, &error, &thrown)
@@ -126,7 +132,7 @@ package struct ExifMetadata {
     }
 
     /// Frees a GError, returning its message.
-    private static func consume(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
+    static func consume(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
         guard let pointer = error else { return nil }
         let message = pointer.pointee.message.map { String(cString: $0) }
         g_error_free(pointer)

@@ -42,6 +42,14 @@ private let startup: MediaError? = {
         vips_error_clear()
         return .libraryUnavailable(name: "libvips", reason: reason)
     }
+    // Motion photos' XMP names: registered once, before any file is read (exiv2's
+    // namespace table is process-wide and unlocked).
+    for (prefix, uri) in MotionPhoto.namespaces {
+        var error: UnsafeMutablePointer<GError>?
+        if gexiv2_metadata_try_register_xmp_namespace(uri, prefix, &error) == 0, let error {
+            g_error_free(error)
+        }
+    }
     // The operation cache keeps every opened image alive: unbounded growth in a daemon.
     vips_cache_set_max(0)
     av_log_set_level(AV_LOG_QUIET)

@@ -55,9 +55,11 @@ public final class MediaReader {
         if format == .video {
             return try readVideo(libraryPath, mimeType: mimeType, path: path)
         }
-        return try readImage(
+        var (info, announced) = try readImage(
             libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size,
             exif: exif)
+        try readLivePhotoTraits(&info, announced: announced, file: file)
+        return info
     }
 
     /// A camera RAW container libmagic does not know (it says octet-stream for
@@ -85,16 +87,18 @@ public final class MediaReader {
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
         }
-        return MediaInfo(
+        var info = MediaInfo(
             mediaType: .video, mimeType: mimeType, pixelWidth: probe.width, pixelHeight: probe.height,
             orientation: probe.orientation, embeddedDate: probe.creationDate, duration: probe.duration)
+        info.live.contentIdentifier = probe.contentIdentifier
+        return info
     }
 
     /// `exif` when it was read already (to tell the format).
     private func readImage(
         _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         size: Int64, exif preread: ExifMetadata? = nil
-    ) throws(MediaError) -> MediaInfo {
+    ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
         var exif = preread
         var failure: String?
         let tiffLike = format == .tiff || format == .raw
@@ -132,6 +136,7 @@ public final class MediaReader {
         var info = MediaInfo(mediaType: .image, mimeType: mimeType)
         var subtypes: Set<String> = []
         if let exif {
+            info.live.contentIdentifier = exif.contentIdentifier
             info.pixelWidth = exif.pixelWidth
             info.pixelHeight = exif.pixelHeight
             info.orientation = exif.orientation
@@ -159,6 +164,7 @@ public final class MediaReader {
             subtypes.insert("screenshot")
         }
         info.subtypes = subtypes.sorted()
-        return info
+        // What the XMP says of an embedded video, for `readLivePhotoTraits`.
+        return (info, exif?.motionPhoto)
     }
 }

@@ -11,6 +11,8 @@ package struct VideoProbe {
     package var orientation: Int
     package var duration: Double?
     package var creationDate: CaptureDate?
+    /// The Live Photo identifier an iPhone writes into the video's QuickTime keys.
+    package var contentIdentifier: String?
 
     /// Opens `path` (a `/proc/self/fd/N` name); the failure is libavformat's message.
     package static func read(path: String) -> Result<VideoProbe, VideoFailure> {
@@ -40,6 +42,8 @@ package struct VideoProbe {
             probe.duration = Double(duration) / Double(AV_TIME_BASE)
         }
         probe.creationDate = creationDate(context: context, stream: stream)
+        probe.contentIdentifier = value(context.pointee.metadata, "com.apple.quicktime.content.identifier")
+            .flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
         return .success(probe)
     }
 

@@ -22,6 +22,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var duration: Double?
     /// Frames of an animated image (GIF, WebP); 1 for a still.
     public var frameCount: Int
+    /// A Live Photo half's content identifier, a motion photo's embedded video.
+    public var live = LivePhotoTraits()
 
     public init(
         mediaType: MediaType, mimeType: String, subtypes: [String] = [], pixelWidth: Int = 0,

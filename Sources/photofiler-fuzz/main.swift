@@ -4,7 +4,10 @@ import PhotoFilerMedia
 import PhotoFilerSystem
 
 // photofiler-fuzz: feeds arbitrary bytes to the metadata readers (type sniffer,
-// completeness check, gexiv2/libvips/libavformat metadata, capture-date parsers).
+// completeness check, gexiv2/libvips/libavformat metadata, capture-date parsers)
+// and to the two hand-written walkers of Live Photos: the Apple MakerNote IFD and
+// Samsung's SEF trailer (seeds: any file; the MakerNote signature is put in front
+// so that mutations reach the IFD walk).
 //
 // libFuzzer build (coverage of the Swift code; -DFUZZING swaps in its driver):
 //   swift build -c debug --scratch-path .build/fuzz --product photofiler-fuzz \
@@ -40,6 +43,18 @@ final class FuzzHarness {
                 fd.close()
             }
             try? Sys.unlink(path)
+        }
+        // Live Photos: the MakerNote walk, on the bytes as they are and behind the
+        // signature, and the SEF directory as the end of a file.
+        let input = Array(bytes)
+        _ = AppleMakerNote.contentIdentifier(in: input)
+        _ = AppleMakerNote.contentIdentifier(in: AppleMakerNote.signature + [0, 1, 0x4D, 0x4D] + input)
+        for block in MotionPhoto.samsungBlocks(tail: input, fileSize: Int64(input.count)) {
+            precondition(block.offset >= 0 && block.offset + block.size <= Int64(input.count))
+            let start = Int(block.offset)
+            _ = MotionPhoto.samsungVideo(
+                in: block,
+                header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
         }
         // Dates: the first 64 bytes as a file name, the same bytes as EXIF text.
         let prefix = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }

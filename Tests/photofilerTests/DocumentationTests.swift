@@ -133,7 +133,7 @@ import Testing
         #expect(answers[0].contains("Recently\\ Added"), "\(answers[0])")
         #expect(answers[1] == ["status"])
         #expect(answers[2] == ["--repair"])
-        #expect(answers[3] == ["image", "video"])
+        #expect(answers[3] == ["image", "video", "live"])
     }
 
     @Test func fishCompletesAlbumsFromTheCatalog() throws {

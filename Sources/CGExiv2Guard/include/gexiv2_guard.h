@@ -20,6 +20,7 @@ gint pf_gexiv2_get_pixel_width(GExiv2Metadata *metadata, int *thrown);
 gint pf_gexiv2_get_pixel_height(GExiv2Metadata *metadata, int *thrown);
 GExiv2Orientation pf_gexiv2_try_get_orientation(GExiv2Metadata *metadata, GError **error, int *thrown);
 gchar *pf_gexiv2_try_get_tag_string(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown);
+GBytes *pf_gexiv2_try_get_tag_raw(GExiv2Metadata *metadata, const gchar *tag, GError **error, int *thrown);
 // exiv2's own type detection: the MIME type of the format it recognised (valid while `metadata` lives).
 const gchar *pf_gexiv2_get_mime_type(GExiv2Metadata *metadata, int *thrown);
 

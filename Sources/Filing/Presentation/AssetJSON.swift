@@ -28,6 +28,8 @@ public struct AssetJSON: Encodable, Sendable {
     public var deleted: String?
     /// The 256 px thumbnail's path, null while it is not made.
     public var thumbnail: OrNull<String>
+    /// A Live Photo's or motion photo's video (subtype `live` only).
+    public var liveVideo: LiveVideoJSON?
 
     public init(_ asset: AssetRecord, albums: [String], layout: LibraryLayout) {
         let absolute = asset.trashPath.map { layout.absolute($0) } ?? layout.absolute(asset.rollPath)
@@ -56,5 +58,6 @@ public struct AssetJSON: Encodable, Sendable {
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
         thumbnail = OrNull(
             ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
+        liveVideo = asset.liveVideo.map { LiveVideoJSON($0, layout: layout) }
     }
 }

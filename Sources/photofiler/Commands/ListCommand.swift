@@ -8,19 +8,19 @@ import PhotoFilerMediaTypes
 struct ListCommand: Command {
     static let name = "list"
     static let help = """
-        usage: photofiler list [--album NAME] [--media image|video] [--sort added|created] [--limit N] [--library DIR] [--json]
-        Lists assets, newest first. --album takes a user album or a smart one (Videos, Animated, Screenshots,
-        Recently Added, Favorites, Recently Deleted).
+        usage: photofiler list [--album NAME] [--media image|video|live] [--sort added|created] [--limit N] [--library DIR] [--json]
+        Lists assets, newest first. --album takes a user album or a smart one (Videos, Live Photos, Animated,
+        Screenshots, Recently Added, Favorites, Recently Deleted). --media live: Live Photos and motion photos.
         """
 
     let album: AlbumName?
-    let media: MediaType?
+    let media: MediaChoice?
     let sort: AssetQuery.Sort
     let limit: Int?
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         album = try parseAlbumName(try arguments.value("--album"))
-        media = try arguments.choice("--media", MediaType.self)
+        media = try arguments.choice("--media", MediaChoice.self)
         let sortText = try arguments.string("--sort") ?? "added"
         guard let sort = AssetQuery.Sort(rawValue: sortText) else {
             throw UsageError("The option --sort takes added or created, not '\(sortText)'.")
@@ -35,7 +35,9 @@ struct ListCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         do {
             let assets = try library.assets(
-                album: album, media: media, sort: sort, limit: limit, now: Date().timeIntervalSince1970)
+                album: album, media: media?.mediaType, livePhotosOnly: media == .live, sort: sort,
+                limit: limit,
+                now: Date().timeIntervalSince1970)
             if context.json {
                 var rows: [AssetJSON] = []
                 rows.reserveCapacity(assets.count)
@@ -59,6 +61,19 @@ struct ListCommand: Command {
         } catch {
             context.fail(error.description)
             return 1
+        }
+    }
+}
+
+/// What `--media` takes: a media type, or Live Photos (which are images).
+enum MediaChoice: String, CaseIterable {
+    case image, video, live
+
+    var mediaType: MediaType? {
+        switch self {
+        case .image: return .image
+        case .video: return .video
+        case .live: return nil
         }
     }
 }

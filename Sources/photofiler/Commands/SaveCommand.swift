@@ -52,7 +52,8 @@ struct SaveCommand: Command {
                 }
                 if context.verbose {
                     context.log.info(
-                        "'\(file.display)' → '\(asset.rollPath.display)' (\(describe(result.outcome)))")
+                        "'\(file.display)' → '\((result.rollPath ?? asset.rollPath).display)' (\(describe(result.outcome)))"
+                    )
                 }
             } catch {
                 context.fail(error.description)

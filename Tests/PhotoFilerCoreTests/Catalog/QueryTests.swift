@@ -102,6 +102,7 @@ private struct Fixture {
         let expected: [String: (Int, AssetID?)] = [
             "Empty": (0, nil), "QQ": (2, 2), "WeChat": (2, 4), "Videos": (1, 2), "Animated": (1, 3),
             "Screenshots": (1, 4), "Recently Added": (3, 4), "Favorites": (1, 2), "Recently Deleted": (1, 5),
+            "Live Photos": (0, nil),
         ]
         for summary in summaries {
             let (count, cover) = try #require(expected[summary.name])

@@ -99,7 +99,7 @@ import Testing
             #expect(try Sys.status(library.appending(part)).isDirectory, "\(part)")
         }
         let albums = try #require(try result.json() as? [[String: Any]])
-        #expect(albums.count == 6, "only the smart albums")
+        #expect(albums.count == 7, "only the smart albums")
         #expect(albums.allSatisfy { $0["count"] as? Int == 0 && $0["kind"] as? String == "smart" })
         let empty = try Binary.run("list", "--json", "--library", library.display)
         #expect(empty.status == 0)

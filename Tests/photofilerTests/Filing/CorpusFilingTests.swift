@@ -99,7 +99,7 @@ struct CorpusFilingTests {
 
         // albums --json right after the save.
         let albums = try library.albums()
-        #expect(albums.count == 7, "one user album and six smart ones: \(albums.keys.sorted())")
+        #expect(albums.count == 8, "one user album and seven smart ones: \(albums.keys.sorted())")
         let camera = try #require(albums["Camera"])
         #expect(camera["kind"] as? String == "user")
         #expect(camera["count"] as? Int == entries.count)
@@ -110,7 +110,7 @@ struct CorpusFilingTests {
             ("Videos", 2, id(of: "with-gps.mp4")), ("Animated", 1, id(of: "throbber.gif")),
             ("Screenshots", 2, id(of: "screenshot-really-a-png.jpeg")),
             ("Recently Added", entries.count, ids.last),
-            ("Favorites", 0, nil), ("Recently Deleted", 0, nil),
+            ("Favorites", 0, nil), ("Recently Deleted", 0, nil), ("Live Photos", 0, nil),
         ]
         for (name, count, cover) in smart {
             let album = try #require(albums[name], "smart album \(name)")

@@ -1,0 +1,90 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// A Live Photo's video through deletion and restore: it follows its still.
+extension AssetLifecycle {
+    /// Links a roll file into Recently Deleted under a free name (synced); its path
+    /// relative to the library.
+    package func linkIntoRecentlyDeleted(_ rollPath: BytePath) throws(FilingError) -> BytePath {
+        let file = filer.layout.absolute(rollPath)
+        let folder = filer.layout.recentlyDeleted
+        let name = try filer.systemCall(file) { () throws(SystemError) -> BytePath in
+            try Sys.makeDirectories(folder)
+            let name = try NameAllocator.allocate(preferred: rollPath.lastComponent) {
+                (candidate) throws(SystemError) in
+                try Sys.link(file, to: folder.appending(candidate))
+            }
+            try Sys.syncDirectory(folder)
+            return name
+        }
+        return LibraryLayout.recentlyDeletedFolderName.appending(name)
+    }
+
+    /// A restored Live Photo's video back beside its still (not yet recorded): the
+    /// asset as it will be, and the Recently Deleted file to remove once it is.
+    package func restoreLiveVideo(of asset: AssetRecord) throws(FilingError) -> (AssetRecord, BytePath?) {
+        guard var video = asset.liveVideo, let trash = video.trashPath else { return (asset, nil) }
+        let trashFile = filer.layout.absolute(trash)
+        let folder = asset.rollPath.parent
+        let absoluteFolder = filer.layout.absolute(folder)
+        let name = try filer.systemCall(trashFile) { () throws(SystemError) -> BytePath in
+            try Sys.makeDirectories(absoluteFolder)
+            let name = try NameAllocator.allocate(
+                preferred: video.rollPath?.lastComponent ?? trash.lastComponent
+            ) {
+                (candidate) throws(SystemError) in
+                try Sys.link(trashFile, to: absoluteFolder.appending(candidate))
+            }
+            try Sys.syncDirectory(absoluteFolder)
+            return name
+        }
+        var restored = asset
+        video.rollPath = folder.appending(name)
+        video.trashPath = nil
+        restored.liveVideo = video
+        return (restored, trashFile)
+    }
+
+    /// Only a Live Photo's video was removed from the Roll: the asset is a plain
+    /// still again, and the video's album entries go.
+    public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) {
+        guard !asset.isDeleted, asset.liveVideo?.rollPath != nil else { return }
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.memberships(ofAsset: asset.id)
+        }
+        for membership in memberships where membership.isActive {
+            guard let entry = membership.videoEntryName,
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try filer.catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            try filer.systemCall(filer.layout.albumFolder(album)) { () throws(SystemError) in
+                try filer.albums.unlinkEntry(entry, in: album)
+            }
+        }
+        try filer.catalogCall { () throws(CatalogError) in try filer.catalog.detachLiveVideo(of: asset.id) }
+    }
+
+    /// A Live Photo's video was moved within the Roll: its new path is recorded and
+    /// its symbolic album entries point there (hard links are the same inode).
+    public func liveVideoMoved(_ asset: AssetRecord, to rollPath: BytePath) throws(FilingError) {
+        try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.setLiveVideoLocation(of: asset.id, rollPath: rollPath, trashPath: nil)
+        }
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try filer.catalog.memberships(ofAsset: asset.id)
+        }
+        for membership in memberships where membership.isActive {
+            guard let entryName = membership.videoEntryName,
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try filer.catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            let entry = filer.layout.albumFolder(album).appending(entryName)
+            try filer.systemCall(entry) { () throws(SystemError) in
+                guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }
+                try filer.albums.repoint(entryName, in: album, to: rollPath)
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import PhotoFilerMediaTypes
+
+extension MediaReader {
+    /// A motion photo's embedded video (by its XMP, else Samsung's trailer) makes the
+    /// still subtype `live`; its file is never rewritten.
+    func readLivePhotoTraits(_ info: inout MediaInfo, announced: MotionPhoto.Announcement?, file: FileBytes)
+        throws(MediaError)
+    {
+        guard info.frameCount <= 1,
+            let video = try MotionPhoto.embeddedVideo(announced: announced, file: file)
+        else { return }
+        info.live.embeddedVideo = video
+        if !info.subtypes.contains(MediaInfo.liveSubtype) {
+            info.subtypes = (info.subtypes + [MediaInfo.liveSubtype]).sorted()
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LivePhotoFixtures
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// Live Photos through `save` (SPEC "Live Photos"): either half first, or both at
+/// once, makes one asset; pairing is by content identifier only.
+@Suite struct LivePhotoSaveTests {
+    @Test func stillFirstThenVideo() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 1, in: library.folder)
+        let stillID = try library.save(
+            [try library.input(bytes: pair.still, name: BytePath(pair.stillName))], album: "QQ")
+        let joined = try library.save(
+            [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
+        #expect(joined == stillID, "save names the asset the video joined")
+        let id = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+        #expect([id] == stillID)
+    }
+
+    @Test func videoFirstThenStillKeepsTheStillsIDAndRetiresTheVideos() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 2, in: library.folder)
+        let videoID = try library.save(
+            [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
+        #expect(try library.list("--media", "video").count == 1, "a lone video is filed as it is")
+        let stillID = try library.save(
+            [try library.input(bytes: pair.still, name: BytePath(pair.stillName))], album: "QQ")
+        let id = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+        #expect([id] == stillID)
+        #expect(stillID != videoID)
+        // The video's id is retired: no asset has it, and no new asset gets it.
+        #expect(try library.run("info", "\(videoID[0])").status == 1)
+        let next = try library.save([
+            try library.input(bytes: Pictures.uniqueJPEG(99, tag: "next"), name: "next.jpg")
+        ])
+        #expect(next[0] > videoID[0] && next[0] > stillID[0])
+    }
+
+    @Test func bothAtOnce() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 3, in: library.folder)
+        let files = [
+            try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+        ]
+        try library.save(files, album: "QQ", extra: ["--move"])
+        _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"])
+    }
+
+    /// The video was taken in another month than the still: it moves beside it.
+    @Test func videoFromAnotherMonthMovesBesideTheStill() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 4, videoCreated: "2024-02-10T08:00:00+0100", in: library.folder)
+        try library.save(
+            [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
+        try library.save([try library.input(bytes: pair.still, name: BytePath(pair.stillName))], album: "QQ")
+        _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+    }
+
+    @Test func anotherIdentifierStaysTwoAssets() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 5, in: library.folder)
+        let other = try LivePair(number: 6, in: library.folder)
+        // The still of one pair and the video of another, under one base name.
+        try library.save([try library.input(bytes: pair.still, name: "IMG_0005.JPG")], album: "QQ")
+        try library.save([try library.input(bytes: other.video, name: "IMG_0005.MOV")], album: "QQ")
+        #expect(try library.list().count == 2)
+        #expect(try library.list("--media", "live").isEmpty)
+        #expect(try library.list("--media", "video").count == 1)
+    }
+
+    /// A camera's IMG_1234.JPG and an unrelated IMG_1234.MOV: no identifiers, two assets.
+    @Test func sharedBaseNameAloneStaysTwoAssets() throws {
+        let library = try TestLibrary()
+        let movie = try LivePhotoFixtures.movie(
+            contentIdentifier: nil, created: "2023-12-01T12:34:57+0100", in: library.folder)
+        try library.save(
+            [
+                try library.input(bytes: Pictures.uniqueJPEG(7, tag: "camera"), name: "IMG_1234.JPG"),
+                try library.input(bytes: movie, name: "IMG_1234.MOV"),
+            ], album: "QQ")
+        #expect(try library.list().count == 2)
+        #expect(try library.list("--media", "live").isEmpty)
+        #expect(try library.albums()["Live Photos"]?["count"] as? Int == 0)
+    }
+
+    @Test func theVideoAgainIsTheSameAsset() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 8, in: library.folder)
+        let id = try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")
+        let again = try library.save(
+            [try library.input(bytes: pair.video, name: "copy.MOV")], album: "WeChat")
+        #expect(again == [id[0]])
+        _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+    }
+
+    @Test func rmAndRestoreMoveBoth() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 9, in: library.folder)
+        try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")
+        let id = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"])
+        #expect(try library.run("rm", "\(id)").status == 0)
+        let contents = LibraryContents(library: library.root)
+        #expect(contents.rollFiles().isEmpty)
+        #expect(contents.albumEntries("QQ").isEmpty)
+        let trash = Set(
+            LibraryContents.files(below: library.root.appending("Recently Deleted")).compactMap {
+                try? readFile($0)
+            }.map(Pictures.sha256))
+        #expect(trash == [Pictures.sha256(pair.still), Pictures.sha256(pair.video)])
+        #expect(try library.albums()["Recently Deleted"]?["count"] as? Int == 1)
+        #expect(try library.run("restore", "\(id)").status == 0)
+        #expect(try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id)
+        #expect(LibraryContents.files(below: library.root.appending("Recently Deleted")).isEmpty)
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
+    @Test func checkRepairFindsThePairAgainFromTheFiles() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 10, in: library.folder)
+        try library.save([try library.input(bytes: pair.still, name: BytePath(pair.stillName))], album: "QQ")
+        try library.save(
+            [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
+        _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+        for suffix in ["", "-wal", "-shm"] { try? Sys.unlink(BytePath(library.catalog.display + suffix)) }
+        let repair = try library.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
+    @Test func checkVerifiesThePairedVideosBytes() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 14, in: library.folder)
+        try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")
+        let asset = try #require(try library.list("--media", "live").first)
+        let video = BytePath(try #require((asset["liveVideo"] as? [String: Any])?["path"] as? String))
+        var changed = pair.video
+        changed[changed.count - 1] ^= 0xFF
+        try Sys.unlink(video)  // the album's hard link keeps the old bytes
+        try writeFile(video, changed)
+        let check = try library.run("check")
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.contains("wrong hash") && check.stdout.contains(pair.videoName), "\(check.stdout)")
+        #expect(try library.run("check", "--repair").status == 0)
+        let after = try library.run("check")
+        #expect(after.stdout.contains("wrong hash") == false, "\(after.stdout)")
+    }
+
+    @Test func googleMotionPhotoExportsItsVideoByteForByte() throws {
+        let library = try TestLibrary()
+        let mp4 = try LivePhotoFixtures.movie(
+            contentIdentifier: nil, created: "2023-12-01T12:34:56+0100", container: "mp4", in: library.folder)
+        let motion = try LivePhotoFixtures.googleMotionPhoto(
+            Pictures.uniqueJPEG(11, tag: "motion"), video: mp4, in: library.folder)
+        let id = try library.save(
+            [try library.input(bytes: motion, name: "PXL_20231201_123456789.MP.jpg")], album: "QQ")
+        let assets = try library.list("--media", "live")
+        try #require(assets.count == 1)
+        let video = try #require(assets[0]["liveVideo"] as? [String: Any])
+        #expect(video["embedded"] as? Bool == true)
+        #expect(video["path"] is NSNull)
+        #expect((video["size"] as? NSNumber)?.intValue == mp4.count)
+        // The file is never rewritten.
+        #expect(try readFile(BytePath(assets[0]["path"] as? String ?? "")) == motion)
+        let out = library.folder.file("exported.mp4")
+        #expect(try library.run("export", "\(id[0])", "--video", "-o", out.display).status == 0)
+        #expect(try readFile(out) == mp4)
+        let piped = try library.run("export", "\(id[0])", "--video")
+        #expect(piped.stdoutBytes == mp4)
+        #expect(try library.albums()["Live Photos"]?["count"] as? Int == 1)
+    }
+
+    @Test func exportOfAPairedVideoAndOfAPlainPicture() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 12, in: library.folder)
+        let id = try library.save([
+            try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+            try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+        ])
+        #expect(try library.run("export", "\(id[0])", "--video").stdoutBytes == pair.video)
+        let plain = try library.save([
+            try library.input(bytes: Pictures.uniqueJPEG(13, tag: "plain"), name: "plain.jpg")
+        ])
+        let refused = try library.run("export", "\(plain[0])", "--video")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("not a Live Photo"))
+    }
+}
