@@ -42,6 +42,8 @@ let package = Package(
         cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // A video's thumbnail frame: decoded by libavcodec, scaled by libswscale.
+        cLibrary("CAVCodec", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
@@ -58,7 +60,7 @@ let package = Package(
             "Media",
             [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic",
-                "CAVFormat",
+                "CAVFormat", "CAVCodec",
             ]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
         layer(

@@ -71,6 +71,6 @@ private func installLogHandlers() {
     // Per domain rather than the default handler, so the rest of the process keeps
     // its own GLib logging; gexiv2's and libvips' domains are the chatty ones.
     for domain in ["VIPS", "GExiv2"] {
-        _ = g_log_set_handler(domain, photofiler_g_log_all_levels(), forward, nil)
+        _ = g_log_set_handler(domain, photofiler_g_log_notable_levels(), forward, nil)
     }
 }
