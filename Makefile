@@ -18,18 +18,38 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # zsh and fish run the completion tests, and the tests make Live Photo videos
 # (QuickTime keys) and motion photos with ffmpeg.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libglib2.0-dev libseccomp-dev inotify-tools \
-	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
+	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
+# Debian's own bookworm-backports suite can, under the same libvips 8.14.
+BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
+BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
-.PHONY: deps build release run demo test bench man install deb uninstall format clean
+.PHONY: deps build release run demo test bench contact-sheet man install deb uninstall format clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages: $$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@# bookworm-backports: one deb822 entry on the mirror that debian.sources already uses.
+	@if ! grep -qs '^Suites: *bookworm-backports' /etc/apt/sources.list.d/*.sources; then \
+		mirror=$$(awk '/^URIs:/ && $$2 ~ /debian\/?$$/ {print $$2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null); \
+		echo "Enabling bookworm-backports ($${mirror:-http://deb.debian.org/debian}) in $(BACKPORTS_SOURCES)"; \
+		printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$${mirror:-http://deb.debian.org/debian}" | $(SUDO) tee $(BACKPORTS_SOURCES) >/dev/null; \
+		$(SUDO) apt-get update -qq; \
+	fi
+	@old=$$(for p in $(BACKPORTS_PACKAGES); do \
+		v=$$(dpkg-query -W -f='$${Version}' $$p 2>/dev/null); \
+		dpkg --compare-versions "$${v:-0}" ge 1.19 || echo $$p; done); \
+	if [ -n "$$old" ]; then \
+		echo "Installing from bookworm-backports: $$old"; \
+		install="$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 -t bookworm-backports $(BACKPORTS_PACKAGES)"; \
+		$$install || { $(SUDO) apt-get update -qq && $$install; }; \
 	fi
 
 build: deps
@@ -60,6 +80,22 @@ bench: deps
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
+	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
+
+# The README's contact sheet: the corpus filed into a scratch library, its own 256 px
+# thumbnails (made by `save`, written by `thumb`) joined by libvips' `vips arrayjoin`.
+CORPUS ?= Tests/Fixtures/corpus
+CONTACT_SHEET = docs/contact-sheet.jpg
+contact-sheet: release
+	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	files=$$(find $(CORPUS) -maxdepth 1 -type f ! -name MANIFEST.tsv ! -name README.md | sort); \
+	XDG_CACHE_HOME=$$scratch/cache .build/release/photofiler save --library $$scratch/library $$files > $$scratch/ids; \
+	tiles=""; for id in $$(cat $$scratch/ids); do \
+		.build/release/photofiler thumb $$id --library $$scratch/library -o $$scratch/$$id.png && tiles="$${tiles:+$$tiles }$$scratch/$$id.png"; \
+	done; \
+	mkdir -p $(dir $(CONTACT_SHEET)); \
+	vips arrayjoin "$$tiles" "$(CONTACT_SHEET)[Q=85,strip]" --across 6 --shim 8 --halign centre --valign centre --background 255 && \
+	echo "Wrote $(CONTACT_SHEET): $$(echo $$tiles | wc -w) thumbnails ($$(echo $$files | xargs -n1 basename | tr '\n' ' '))"
 
 # The manual: photofiler(1) and photofiler.conf(5), from docs/*.scd.
 man: deps $(MANPAGES)

@@ -48,6 +48,8 @@ let package = Package(
         cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         cLibrary("CAVFormat", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // A video's thumbnail frame: decoded by libavcodec, scaled by libswscale.
+        cLibrary("CAVCodec", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
         cLibrary("CSeccomp", pkgConfig: "libseccomp", apt: "libseccomp-dev"),
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
@@ -65,7 +67,7 @@ let package = Package(
             "Media",
             [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic",
-                "CAVFormat",
+                "CAVFormat", "CAVCodec",
             ]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
         // The daemon's side of the helpers: the pool, the protocol.
@@ -79,7 +81,11 @@ let package = Package(
             dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
         layer(
             "Filing",
-            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox", "CCrypto"]),
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox", "CCrypto",
+                // g_filename_to_uri: the freedesktop cache's names (GLib, no decoder).
+                "CGLib",
+            ]),
         layer(
             "Daemon",
             [

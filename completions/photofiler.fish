@@ -15,7 +15,7 @@ function __photofiler_albums
     photofiler albums $library 2>/dev/null | cut -f1
 end
 
-set -l commands watch save albums list info rm restore favorite unfavorite check export status serve pick share help
+set -l commands watch save albums list info rm restore favorite unfavorite check export status serve pick share thumb help
 complete -c photofiler -f
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a watch -d 'the daemon: watch the inboxes'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a save -d 'file the given files now'
@@ -29,6 +29,7 @@ complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unfavor
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a check -d 'compare catalog and disk'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a export -d "a Live Photo's video"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a status -d 'is a daemon running'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a thumb -d "an asset's thumbnail, or all missing ones"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a serve -d 'the web gallery'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a pick -d 'pick assets in the browser'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a share -d 'a link to one album'
@@ -58,6 +59,9 @@ complete -c photofiler -n "__fish_seen_subcommand_from export" -s o -r -F -d 'th
 complete -c photofiler -n "__fish_seen_subcommand_from list" -l sort -x -a 'added created' -d 'by date added or capture date'
 complete -c photofiler -n "__fish_seen_subcommand_from list" -l limit -x -d 'at most N assets'
 complete -c photofiler -n "__fish_seen_subcommand_from check" -l repair -d 'make the catalog match the disk'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l size -x -a '256 1024' -d 'longest edge in pixels'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -l all -d 'make every missing thumbnail'
+complete -c photofiler -n "__fish_seen_subcommand_from thumb" -s o -r -F -d 'the output file (.png for PNG)'
 complete -c photofiler -n "__fish_seen_subcommand_from serve share" -l listen -x -d 'ADDR:PORT of the gallery'
 complete -c photofiler -n "__fish_seen_subcommand_from serve" -l token -x -d 'the token every request needs'
 complete -c photofiler -n "__fish_seen_subcommand_from pick" -l media -x -a 'image video live' -d 'only images, videos or Live Photos'

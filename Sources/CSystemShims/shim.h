@@ -9,11 +9,25 @@
 #endif
 #include <malloc.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
 static inline int photofiler_syncfs(int fd) { return syncfs(fd); }
 
 /// malloc_trim(3): gives free heap pages back to the kernel.
 static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); }
+
+/// Moves the calling thread, and only it (Linux schedules threads one by one),
+/// to nice `nice` and the idle I/O class (ioprio_set(2): IOPRIO_WHO_PROCESS = 1
+/// with a thread id; IOPRIO_CLASS_IDLE = 3 in the top bits), for background work
+/// that must never slow what a user waits for. `syscall` is variadic, hence here.
+/// Returns 0, or -1 with errno set.
+static inline int photofiler_thread_to_background(int nice) {
+    pid_t thread = (pid_t)syscall(SYS_gettid);
+    // setpriority(2) as a raw call: <sys/resource.h> clashes with the Glibc module's
+    // own view of it. 0 is PRIO_PROCESS, which on Linux names one thread.
+    if (syscall(SYS_setpriority, 0, thread, nice) != 0) return -1;
+    return (int)syscall(SYS_ioprio_set, 1, thread, 3 << 13);
+}
 
 #endif

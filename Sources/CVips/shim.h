@@ -1,4 +1,6 @@
 #include <vips/vips.h>
+// vips_vector_set_enabled: vips.h leaves the vector header out.
+#include <vips/vector.h>
 
 // Swift cannot call C variadic functions: these non-variadic wrappers exist
 // only so that the Swift side can reach the few libvips calls it needs.

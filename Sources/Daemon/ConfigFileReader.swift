@@ -54,6 +54,7 @@ package struct ConfigFileReader {
                 configuration.rescanMinutes = try count(
                     entry, at: at,
                     expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
+            case "desktop-thumbnails": configuration.desktopThumbnails = try boolean(entry, at: at)
             default:
                 throw .unknownKey(at: at, group: "library", key: entry.key)
             }

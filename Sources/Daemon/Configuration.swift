@@ -28,6 +28,9 @@ public struct Configuration: Hashable, Sendable {
     public var inboxes: [InboxConfiguration]
     /// The config file these settings were read from, for SIGHUP and messages.
     public var configFile: BytePath?
+    /// `[library] desktop-thumbnails`: whether thumbnails also go to the desktop's
+    /// cache (`$XDG_CACHE_HOME/thumbnails`); on unless the file says false.
+    public var desktopThumbnails: Bool?
 
     public init(
         libraryPath: BytePath? = nil, link: LinkKind? = nil, settleMilliseconds: Int? = nil,
@@ -45,6 +48,7 @@ public struct Configuration: Hashable, Sendable {
 
     public var effectiveSettleMilliseconds: Int { settleMilliseconds ?? Self.defaultSettleMilliseconds }
     public var effectiveRescanMinutes: Int { rescanMinutes ?? Self.defaultRescanMinutes }
+    public var effectiveDesktopThumbnails: Bool { desktopThumbnails ?? true }
 
     /// The link kind for one inbox: its own, else the library's, else hard.
     public func effectiveLink(for inbox: InboxConfiguration) -> LinkKind {

@@ -58,6 +58,8 @@ extension Daemon {
         for (item, result) in zip(group, results) {
             report(result, path: item.path, album: item.request.album)
         }
+        // The group is durable now: its thumbnails may be made, once filing has nothing in hand.
+        thumbnails?.add(results.compactMap(\.needsThumbnails), filingBusy: !work.isEmpty || inspecting)
         if var backlog = progress {
             if let snapshot = backlog.advance(by: group.count, now: Self.seconds()) {
                 log.info(snapshot.line("Start-up backlog"))

@@ -16,6 +16,7 @@ extension Daemon {
         inspectionCancelled.store(true, ordering: .relaxed)
         HelperPool.shared.stop()
         inspectionQueue.sync {}
+        thumbnails?.stop()
         DaemonState.withdraw(in: library.layout)
         log.info(
             "Stopping: \(filedCount) file(s) filed this run; \(work.count + debounce.pendingCount) left for the next start."
@@ -74,6 +75,7 @@ extension Daemon {
 
     package func statusLine() -> String {
         var text = "\(filedCount) filed, \(work.count + debounce.pendingCount) pending"
+        if let waiting = thumbnails?.pendingCount, waiting > 0 { text += ", \(waiting) thumbnail(s) to make" }
         if let lastError { text += "; last error: \(lastError)" }
         return text
     }

@@ -70,6 +70,8 @@ public final class Daemon: @unchecked Sendable {
     package var progress: WorkProgress?
     package var lastError: String?
     package let lock: DaemonLock
+    /// Thumbnails of what was filed, made on a background thread of their own.
+    package var thumbnails: ThumbnailQueue?
     /// Inbox roots that a sync engine owns (Daemon+SyncEngines).
     var syncEngines: [BytePath: SyncEngine] = [:]
     /// The state `photofiler status` reads (Daemon+State).
@@ -154,6 +156,9 @@ public final class Daemon: @unchecked Sendable {
             "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
+        thumbnails = ThumbnailQueue(
+            layout: layout, desktop: Configuration.desktopThumbnailCache(configuration), log: log)
+        thumbnails?.start()
         publishState()
         notifier.ready(status: statusLine())
         if found >= Self.backlogProgressThreshold {

@@ -19,7 +19,7 @@ public struct StatusReport: Sendable {
     public var watchLimit: Int?
     public var assets: Int
     public var albums: Int
-    /// Thumbnails still to make (none are made yet).
+    /// Assets whose thumbnails are still to make (missing, not known undecodable).
     public var thumbnailsPending: Int
 
     public init(library: PhotoLibrary) throws(CatalogError) {
@@ -40,6 +40,6 @@ public struct StatusReport: Sendable {
         watchLimit = WatchError.currentWatchLimit
         assets = try library.catalog.liveAssetCount()
         albums = try library.catalog.userAlbumCount()
-        thumbnailsPending = 0
+        thumbnailsPending = try ThumbnailFiles(layout: library.layout).pendingCount(in: library.catalog)
     }
 }

@@ -164,6 +164,7 @@ public struct AssetLifecycle {
                 }
             }
             try filer.catalogCall { () throws(CatalogError) in try catalog.removeAsset(asset.id) }
+            ThumbnailFiles(layout: layout).remove(hash: asset.hash)
         }
         return expired.count
     }

@@ -13,6 +13,7 @@ import Synchronization
 /// down, then answer until the daemon hangs up.
 package final class HelperServer {
     private let reader: Result<MediaReader, MediaError>
+    private let maker: Result<ThumbnailMaker, MediaError>
     /// Set when the lockdown failed: then nothing is read at all.
     private var unsafe: String?
 
@@ -21,6 +22,11 @@ package final class HelperServer {
             reader = .success(try MediaReader())
         } catch {
             reader = .failure(error)
+        }
+        do {
+            maker = .success(try ThumbnailMaker())
+        } catch {
+            maker = .failure(error)
         }
         MediaLibraryLog.setSink { @Sendable note in Self.notes.withLock { $0.append(note) } }
         warmUp()
@@ -39,7 +45,7 @@ package final class HelperServer {
             server.unsafe = "the sandbox could not be set up: \(error)"
         }
         while true {
-            let message: (bytes: [UInt8], descriptor: FileDescriptor?)?
+            let message: (bytes: [UInt8], descriptors: [FileDescriptor])?
             do {
                 message = try Sys.receiveMessage(socket, limit: HelperRequest.largestMessage)
             } catch  where error.errno.rawValue == EMSGSIZE {
@@ -48,8 +54,9 @@ package final class HelperServer {
                 exit(1)  // no socket at fd 3: not started by photofiler
             }
             guard let message else { exit(0) }  // the daemon hung up: idle, or gone
-            let answer = server.answer(message.bytes, descriptor: message.descriptor)
-            message.descriptor?.close()
+            let answer = server.answer(
+                message.bytes, descriptor: message.descriptors.first, output: message.descriptors.dropFirst().first)
+            for descriptor in message.descriptors { descriptor.close() }
             do {
                 try Sys.sendMessage(socket, answer)
             } catch {
@@ -58,9 +65,11 @@ package final class HelperServer {
         }
     }
 
-    /// The answer to one request (`descriptor` is the file it came with). Never
-    /// throws: a refusal is an answer.
-    package func answer(_ message: [UInt8], descriptor: FileDescriptor?) -> [UInt8] {
+    /// The answer to one request (`descriptor` is the file it came with, `output` a
+    /// thumbnail's output file). Never throws: a refusal is an answer.
+    package func answer(_ message: [UInt8], descriptor: FileDescriptor?, output: FileDescriptor? = nil)
+        -> [UInt8]
+    {
         let request: HelperRequest
         switch HelperRequest.decode(message) {
         case .success(let decoded): request = decoded
@@ -76,18 +85,26 @@ package final class HelperServer {
                 HelperFaults.trigger(descriptor)
             #endif
             let result = inspect(descriptor, path: path, size: size)
-            let notes = Self.notes.withLock { notes in
-                defer { notes = [] }
-                // A cut inside a character becomes one U+FFFD (3 bytes for the 1–3 cut off).
-                return notes.prefix(Int(HelperAnswer.mostNotes)).map {
-                    String(decoding: $0.utf8.prefix(HelperAnswer.longestNote - 2), as: UTF8.self)
-                }
-            }
+            let notes = Self.takeNotes()
             switch result {
             case .success(let info):
                 return HelperAnswer(id: request.id, outcome: .value, body: info.wire, notes: notes).encoded
             case .failure(let error):
                 return HelperAnswer(id: request.id, outcome: .refused, body: error.wire, notes: notes).encoded
+            }
+        case .thumbnail:
+            guard let descriptor, let output, let (_, size, thumbnail) = try? request.thumbnailBody() else {
+                return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
+            }
+            let result = makeThumbnails(descriptor, size: size, thumbnail, into: output)
+            let notes = Self.takeNotes()
+            switch result {
+            case .success(let layout):
+                return HelperAnswer(id: request.id, outcome: .value, body: layout.wire, notes: notes).encoded
+            case .failure(let failure):
+                var body = WireWriter()
+                body.text(String(decoding: failure.reason.utf8.prefix(1000), as: UTF8.self))
+                return HelperAnswer(id: request.id, outcome: .refused, body: body.bytes, notes: notes).encoded
             }
         case .probeOpen:
             #if DEBUG
@@ -106,6 +123,47 @@ package final class HelperServer {
             #else
                 return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
             #endif
+        }
+    }
+
+    /// What the C libraries logged while the current request was answered, cut to
+    /// what an answer carries.
+    private static func takeNotes() -> [String] {
+        notes.withLock { notes in
+            defer { notes = [] }
+            // A cut inside a character becomes one U+FFFD (3 bytes for the 1–3 cut off).
+            return notes.prefix(Int(HelperAnswer.mostNotes)).map {
+                String(decoding: $0.utf8.prefix(HelperAnswer.longestNote - 2), as: UTF8.self)
+            }
+        }
+    }
+
+    /// Encodes the renditions and writes them into `output`, one after another.
+    private func makeThumbnails(
+        _ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest, into output: FileDescriptor
+    ) -> Result<ThumbnailLayout, ThumbnailFailure> {
+        if let unsafe { return .failure(ThumbnailFailure(unsafe)) }
+        let maker: ThumbnailMaker
+        switch self.maker {
+        case .failure(let error): return .failure(ThumbnailFailure(error.description))
+        case .success(let value): maker = value
+        }
+        do throws(ThumbnailFailure) {
+            let made = try maker.make(fd, size: size, request)
+            var parts: [ThumbnailLayout.Part] = []
+            for thumbnail in made {
+                do {
+                    try output.writeAll(thumbnail.bytes)
+                } catch {
+                    throw ThumbnailFailure("the thumbnail could not be written: \(error)")
+                }
+                parts.append(
+                    ThumbnailLayout.Part(
+                        width: thumbnail.width, height: thumbnail.height, length: Int64(thumbnail.bytes.count)))
+            }
+            return .success(ThumbnailLayout(parts: parts))
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -50,10 +50,22 @@ enum SyscallFilter {
             // The one socket: requests in (with their descriptor), answers out.
             Rule(name: "recvmsg", conditions: [equal(0, socket)]),
             Rule(name: "sendmsg", conditions: [equal(0, socket)]),
-            // Stderr only: a crash message (Swift's fatal errors, glibc's abort), the
-            // libraries' own warnings. Stdout is closed.
-            Rule(name: "write", conditions: [equal(0, 2)]),
+            // Stderr only (a crash message, the libraries' own warnings; stdout is
+            // closed), and a thumbnail's output file, whose number changes per request.
+            // The handed file is read-only, and the socket is the socket (sendmsg):
+            // the helper has nothing else to write to.
+            Rule(name: "write"),
             Rule(name: "writev", conditions: [equal(0, 2)]),
+            // libvips reads a thumbnail's file through its own dup, and asks its length
+            // (fstat: glibc's is newfstatat on the descriptor with an empty path, never a path).
+            Rule(name: "dup"),
+            Rule(name: "fstat"),
+            Rule(
+                name: "newfstatat",
+                conditions: [
+                    scmp_arg_cmp(
+                        arg: 3, op: SCMP_CMP_MASKED_EQ, datum_a: atEmptyPath, datum_b: atEmptyPath)
+                ]),
             // New threads only (CLONE_THREAD), never a new process.
             Rule(
                 name: "clone",
@@ -69,6 +81,9 @@ enum SyscallFilter {
         ]
         return unconditional + conditional
     }
+
+    /// `AT_EMPTY_PATH` (linux/fcntl.h), which Glibc's module leaves out (it is _GNU_SOURCE).
+    private static let atEmptyPath: UInt64 = 0x1000
 
     private static func equal(_ argument: UInt32, _ value: CInt) -> scmp_arg_cmp {
         scmp_arg_cmp(arg: argument, op: SCMP_CMP_EQ, datum_a: UInt64(UInt32(bitPattern: value)), datum_b: 0)

@@ -44,6 +44,9 @@ private let startup: MediaError? = {
         vips_error_clear()
         return .libraryUnavailable(name: "libvips", reason: reason)
     }
+    // No run-time generated (orc) vector code: the helpers' filter forbids executable
+    // memory, and the scaling is as right without it, only slower.
+    vips_vector_set_enabled(0)
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
     // namespace table is process-wide and unlocked).
     for (prefix, uri) in MotionPhoto.namespaces {
@@ -73,6 +76,6 @@ private func installLogHandlers() {
     // Per domain rather than the default handler, so the rest of the process keeps
     // its own GLib logging; gexiv2's and libvips' domains are the chatty ones.
     for domain in ["VIPS", "GExiv2"] {
-        _ = g_log_set_handler(domain, photofiler_g_log_all_levels(), forward, nil)
+        _ = g_log_set_handler(domain, photofiler_g_log_notable_levels(), forward, nil)
     }
 }

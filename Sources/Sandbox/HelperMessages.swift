@@ -8,6 +8,11 @@ package enum HelperRequestKind: UInt8, Sendable {
     /// Sniff the type, check the file is complete, read its metadata. The file's
     /// descriptor travels with the request; the answer is a `MediaInfo` or a refusal.
     case inspect = 1
+    /// Decode the file once and encode the renditions a `ThumbnailRequest` lists. Two
+    /// descriptors travel with it: the file, and an empty output file (the daemon's,
+    /// in `.photofiler/tmp`) the helper writes the renditions into, one after another;
+    /// the answer gives each one's size and length (`ThumbnailLayout`), or a refusal's reason.
+    case thumbnail = 2
     /// Debug builds only: try to open a path from inside the sandbox. The answer is
     /// the errno (0 would mean the sandbox let it open).
     case probeOpen = 0xF0
@@ -38,6 +43,17 @@ package struct HelperRequest: Equatable {
         body.bytes(path.bytes)
         body.integer(size)
         return HelperRequest(kind: .inspect, id: id, body: body.bytes)
+    }
+
+    /// `.thumbnail` of a file of `size` bytes.
+    package static func thumbnail(id: UInt32, path: BytePath, size: Int64, request: ThumbnailRequest)
+        -> HelperRequest
+    {
+        var body = WireWriter()
+        body.bytes(path.bytes)
+        body.integer(size)
+        request.write(&body)
+        return HelperRequest(kind: .thumbnail, id: id, body: body.bytes)
     }
 
     package static func probeOpen(id: UInt32, path: BytePath) -> HelperRequest {
@@ -83,6 +99,15 @@ package struct HelperRequest: Equatable {
         let size = try reader.integer()
         guard size >= 0 else { throw .badValue }
         return (path, size)
+    }
+
+    /// The body of a `.thumbnail` request.
+    package func thumbnailBody() throws(WireError) -> (path: BytePath, size: Int64, request: ThumbnailRequest) {
+        var reader = WireReader(body)
+        let path = BytePath(bytes: try reader.bytes(limit: 4096))
+        let size = try reader.integer()
+        guard size >= 0 else { throw .badValue }
+        return (path, size, try ThumbnailRequest(&reader))
     }
 
     /// The body of a `.probeOpen` request.

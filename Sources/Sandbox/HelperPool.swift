@@ -87,6 +87,35 @@ public final class HelperPool: @unchecked Sendable {
         inspect([file]).wait()[0]
     }
 
+    /// Asks a helper for the renditions `request` lists of `file`, written into
+    /// `output` (an empty file opened for writing) one after another; waited for.
+    /// A crash, a hang or a refusal is a `ThumbnailFailure` with the reason.
+    package func thumbnails(_ file: MediaFile, _ request: ThumbnailRequest, into output: FileDescriptor)
+        -> Result<ThumbnailLayout, ThumbnailFailure>
+    {
+        let reads = PendingReads(paths: [file.path], libraryLog: libraryLog.withLock { $0 })
+        let job = Job(kind: .thumbnail, file: file, probePath: nil, reads: reads, index: 0)
+        job.thumbnail = (request, output)
+        queue.async { [self] in submit([job]) }
+        switch reads.waitForAnswers()[0] {
+        case .failure(let error): return .failure(ThumbnailFailure(error.description))
+        case .success(let answer):
+            switch answer.outcome {
+            case .value:
+                let size = (try? output.status().size) ?? 0
+                guard let layout = try? ThumbnailLayout(wire: answer.body, outputSize: size) else {
+                    return .failure(ThumbnailFailure("the sandboxed reader answered nonsense"))
+                }
+                return .success(layout)
+            case .refused:
+                var reader = WireReader(answer.body)
+                return .failure(ThumbnailFailure((try? reader.text(limit: 1024)) ?? "it could not be decoded"))
+            case .unsupported:
+                return .failure(ThumbnailFailure("the sandboxed reader does not make thumbnails"))
+            }
+        }
+    }
+
     /// Starts the helpers now if none runs, so that the file about to come (one that
     /// is still settling) does not wait for their start. They end when idle, as ever.
     public func prepare() {
@@ -215,12 +244,18 @@ public final class HelperPool: @unchecked Sendable {
     private func send(_ job: Job, to helper: RunningHelper) -> Bool {
         helper.nextID &+= 1
         let request: HelperRequest
+        var descriptors = job.file.map { [$0.fd] } ?? []
         switch job.kind {
         case .inspect: request = .inspect(id: helper.nextID, path: job.path, size: job.file?.size ?? 0)
+        case .thumbnail:
+            guard let thumbnail = job.thumbnail else { preconditionFailure("a thumbnail job has its request") }
+            request = .thumbnail(
+                id: helper.nextID, path: job.path, size: job.file?.size ?? 0, request: thumbnail.request)
+            descriptors.append(thumbnail.output)
         case .probeOpen: request = .probeOpen(id: helper.nextID, path: job.path)
         }
         do {
-            try Sys.sendMessage(helper.process.socket, request.encoded, passing: job.file?.fd)
+            try Sys.sendMessage(helper.process.socket, request.encoded, passing: descriptors)
         } catch {
             waiting.insert(job, at: 0)
             if error.errno != .wouldBlock { helperEnded(helper, why: .hungUp) }
@@ -236,7 +271,7 @@ public final class HelperPool: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard helpers.contains(where: { $0 === helper }) else { return }
         while true {
-            let message: (bytes: [UInt8], descriptor: FileDescriptor?)?
+            let message: (bytes: [UInt8], descriptors: [FileDescriptor])?
             do {
                 message = try Sys.receiveMessage(helper.process.socket, limit: HelperRequest.largestMessage)
             } catch {
@@ -249,7 +284,7 @@ public final class HelperPool: @unchecked Sendable {
                 helperEnded(helper, why: .hungUp)
                 break
             }
-            message.descriptor?.close()  // a helper has no business sending one
+            for descriptor in message.descriptors { descriptor.close() }  // a helper has no business sending one
             guard let job = helper.inFlight.first, let answer = try? HelperAnswer.decode(message.bytes),
                 answer.id == job.id
             else {
@@ -310,8 +345,10 @@ public final class HelperPool: @unchecked Sendable {
         end(helper, killing: false)
     }
 
+    /// A thumbnail decodes pixels (a video's frame, a large HEIC), so it has thrice the time.
     private func deadline(for job: Job) -> Double {
-        settings.deadlineSeconds + Double((job.file?.size ?? 0) / settings.bytesPerExtraSecond)
+        let base = settings.deadlineSeconds + Double((job.file?.size ?? 0) / settings.bytesPerExtraSecond)
+        return job.kind == .thumbnail ? 3 * base : base
     }
 
     /// The head of a helper's line has its deadline from when it got there; a helper
@@ -363,6 +400,8 @@ private final class Job: @unchecked Sendable {
     var id: UInt32 = 0
     /// Helpers that died on it.
     var failures = 0
+    /// A thumbnail's request and the output file it travels with.
+    var thumbnail: (request: ThumbnailRequest, output: FileDescriptor)?
 
     init(kind: HelperRequestKind, file: MediaFile?, probePath: BytePath?, reads: PendingReads, index: Int) {
         self.kind = kind

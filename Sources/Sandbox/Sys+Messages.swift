@@ -20,20 +20,28 @@ extension Sys {
         try check("fcntl", nil) { fcntl(fd.rawValue, F_SETFL, CInt(flags) | O_NONBLOCK) }
     }
 
-    /// The room a control message for one descriptor takes (`CMSG_SPACE(sizeof(int))`,
-    /// a macro Swift cannot import): the header, then the int, padded to `size_t`.
-    private static let controlSpace =
-        MemoryLayout<cmsghdr>.size
-        + ((MemoryLayout<CInt>.size + MemoryLayout<Int>.size - 1) & ~(MemoryLayout<Int>.size - 1))
-    /// `CMSG_LEN(sizeof(int))`.
-    private static let controlLength = MemoryLayout<cmsghdr>.size + MemoryLayout<CInt>.size
+    /// A request carries at most this many descriptors (a thumbnail's file and its output).
+    package static let mostPassedDescriptors = 2
 
-    /// `sendmsg`: one datagram, with `passing` as `SCM_RIGHTS` when given. Never raises
-    /// SIGPIPE (a dead peer is `EPIPE`); `EAGAIN` when a non-blocking socket is full.
+    /// The room a control message for `count` descriptors takes (`CMSG_SPACE(count *
+    /// sizeof(int))`, a macro Swift cannot import): the header, then the ints, padded to `size_t`.
+    private static func controlSpace(_ count: Int) -> Int {
+        MemoryLayout<cmsghdr>.size
+            + ((count * MemoryLayout<CInt>.size + MemoryLayout<Int>.size - 1) & ~(MemoryLayout<Int>.size - 1))
+    }
+    /// `CMSG_LEN(count * sizeof(int))`.
+    private static func controlLength(_ count: Int) -> Int {
+        MemoryLayout<cmsghdr>.size + count * MemoryLayout<CInt>.size
+    }
+
+    /// `sendmsg`: one datagram, with `passing` (up to `mostPassedDescriptors`) as
+    /// `SCM_RIGHTS`. Never raises SIGPIPE (a dead peer is `EPIPE`); `EAGAIN` when a
+    /// non-blocking socket is full.
     package static func sendMessage(
-        _ socket: FileDescriptor, _ bytes: [UInt8], passing descriptor: FileDescriptor? = nil
+        _ socket: FileDescriptor, _ bytes: [UInt8], passing descriptors: [FileDescriptor] = []
     ) throws(SystemError) {
-        var control = [UInt8](repeating: 0, count: controlSpace)
+        precondition(descriptors.count <= mostPassedDescriptors)
+        var control = [UInt8](repeating: 0, count: controlSpace(descriptors.count))
         var bytes = bytes
         let sent = bytes.withUnsafeMutableBytes { payload in
             control.withUnsafeMutableBytes { controlBytes in
@@ -42,15 +50,19 @@ extension Sys {
                     var message = msghdr()
                     message.msg_iov = vectorPointer
                     message.msg_iovlen = 1
-                    if let descriptor {
+                    if !descriptors.isEmpty {
                         let header = controlBytes.baseAddress!.assumingMemoryBound(to: cmsghdr.self)
-                        header.pointee.cmsg_len = controlLength
+                        header.pointee.cmsg_len = controlLength(descriptors.count)
                         header.pointee.cmsg_level = SOL_SOCKET
                         header.pointee.cmsg_type = CInt(SCM_RIGHTS)
-                        controlBytes.storeBytes(
-                            of: descriptor.rawValue, toByteOffset: MemoryLayout<cmsghdr>.size, as: CInt.self)
+                        for (index, descriptor) in descriptors.enumerated() {
+                            controlBytes.storeBytes(
+                                of: descriptor.rawValue,
+                                toByteOffset: MemoryLayout<cmsghdr>.size + index * MemoryLayout<CInt>.size,
+                                as: CInt.self)
+                        }
                         message.msg_control = controlBytes.baseAddress
-                        message.msg_controllen = controlSpace
+                        message.msg_controllen = controlSpace(descriptors.count)
                     }
                     return Result { () throws(SystemError) -> Int in
                         try checkCount("sendmsg", nil) {
@@ -63,14 +75,15 @@ extension Sys {
         _ = try sent.get()
     }
 
-    /// One received datagram and the descriptor it carried (close-on-exec), or nil when
+    /// One received datagram and the descriptors it carried (close-on-exec), or nil when
     /// the peer is gone. A datagram longer than `limit`, or one with a cut control
-    /// part, is `EMSGSIZE` (its descriptor, if any, is closed).
+    /// part, is `EMSGSIZE` (its descriptors, if any, are closed).
     package static func receiveMessage(_ socket: FileDescriptor, limit: Int) throws(SystemError)
-        -> (bytes: [UInt8], descriptor: FileDescriptor?)?
+        -> (bytes: [UInt8], descriptors: [FileDescriptor])?
     {
         var payload = [UInt8](repeating: 0, count: limit + 1)
-        var control = [UInt8](repeating: 0, count: controlSpace)
+        let space = controlSpace(mostPassedDescriptors)
+        var control = [UInt8](repeating: 0, count: space)
         var flags: CInt = 0
         let received = payload.withUnsafeMutableBytes { payloadBytes in
             control.withUnsafeMutableBytes { controlBytes in
@@ -80,7 +93,7 @@ extension Sys {
                     message.msg_iov = vectorPointer
                     message.msg_iovlen = 1
                     message.msg_control = controlBytes.baseAddress
-                    message.msg_controllen = controlSpace
+                    message.msg_controllen = space
                     let result = Result { () throws(SystemError) -> Int in
                         try checkCount("recvmsg", nil) {
                             recvmsg(socket.rawValue, &message, CInt(MSG_CMSG_CLOEXEC))
@@ -92,21 +105,28 @@ extension Sys {
             }
         }
         let count = try received.get()
-        var descriptor: FileDescriptor?
+        var descriptors: [FileDescriptor] = []
         control.withUnsafeBytes { controlBytes in
             let header = controlBytes.load(as: cmsghdr.self)
-            if header.cmsg_len >= controlLength, header.cmsg_level == SOL_SOCKET,
+            guard header.cmsg_len >= controlLength(1), header.cmsg_level == SOL_SOCKET,
                 header.cmsg_type == CInt(SCM_RIGHTS)
-            {
-                descriptor = FileDescriptor(
-                    rawValue: controlBytes.load(fromByteOffset: MemoryLayout<cmsghdr>.size, as: CInt.self))
+            else { return }
+            let count = min(
+                (Int(header.cmsg_len) - MemoryLayout<cmsghdr>.size) / MemoryLayout<CInt>.size,
+                mostPassedDescriptors)
+            for index in 0..<count {
+                descriptors.append(
+                    FileDescriptor(
+                        rawValue: controlBytes.load(
+                            fromByteOffset: MemoryLayout<cmsghdr>.size + index * MemoryLayout<CInt>.size,
+                            as: CInt.self)))
             }
         }
         if count > limit || flags & CInt(MSG_CTRUNC) != 0 || flags & CInt(MSG_TRUNC) != 0 {
-            descriptor?.close()
+            for descriptor in descriptors { descriptor.close() }
             throw SystemError(Errno(rawValue: EMSGSIZE), call: "recvmsg", path: nil)
         }
-        if count == 0 && descriptor == nil { return nil }
-        return (Array(payload[..<count]), descriptor)
+        if count == 0 && descriptors.isEmpty { return nil }
+        return (Array(payload[..<count]), descriptors)
     }
 }

@@ -50,7 +50,13 @@ extension Gallery {
             case (.album, .smart): return false
             }
         }
-        return .json(visible.map { AlbumJSON($0, layout: layout) })
+        let albums = try catalog.read { catalog in
+            try visible.map { summary in
+                let hash = try summary.cover.flatMap { try catalog.asset(id: $0) }?.hash
+                return AlbumJSON(summary, layout: layout, coverHash: hash)
+            }
+        }
+        return .json(albums)
     }
 
     /// `{"assets": [...], "next": cursor or null}`: one page, newest first.

@@ -19,6 +19,7 @@ let overview = """
       restore    bring assets back from Recently Deleted
       favorite   mark assets as favorites (unfavorite to unmark)
       check      compare catalog and disk (--repair to fix the catalog)
+      thumb      write an asset's thumbnail, or make every missing one (--all)
       export     write a Live Photo's video (--video)
       status     is a daemon running on this library, and what is it doing
       serve      the web gallery in the browser
@@ -35,6 +36,7 @@ func runCommandLine() -> Int32 {
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
         RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, StatusCommand.self,
         ServeCommand.self, PickCommand.self, ShareCommand.self, ExportCommand.self,
+        ThumbCommand.self,
     ]
     var raw = (1..<Int(CommandLine.argc)).map { BytePath(cString: CommandLine.unsafeArgv[$0]!) }
     if raw.first?.display == "--version" {

@@ -88,9 +88,22 @@ import Testing
         let status: Int32?
         switch runner {
         case .daemon:
+            // Without desktop thumbnails: the library's own are enough mutating calls after filing.
+            let config = folder.file("photofiler.conf")
+            try writeFile(config, Array("[library]\ndesktop-thumbnails = false\n".utf8))
             let daemon = try DaemonProcess(
-                library: library, arguments: daemonArguments, environment: environment, waitForReady: false)
-            _ = waitUntil(timeout: 60) { daemon.process.wait(timeout: 0) != nil || inboxIsEmpty() }
+                library: library, arguments: daemonArguments + ["--config", config.display],
+                environment: environment, waitForReady: false)
+            // Until the thumbnails are made too (two sizes an asset): their writes are
+            // mutating calls that come after filing, at nice 19, and a run stopped earlier
+            // would never reach a point drawn among them.
+            let thumbnails = library.appending(".photofiler/thumbnails")
+            _ = waitUntil(timeout: 300) {
+                daemon.process.wait(timeout: 0) != nil
+                    || (inboxIsEmpty()
+                        && regularFiles(under: thumbnails).filter { $0.display.hasSuffix(".jpg") }.count == 2
+                            * files)
+            }
             status = daemon.process.wait(timeout: 0) ?? daemon.terminate()
             stderrOfRun(daemon.log)
         case .save:

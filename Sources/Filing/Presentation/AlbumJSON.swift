@@ -7,8 +7,13 @@ public struct AlbumJSON: Encodable, Sendable {
     public var count: Int
     public var cover: AssetID?
     public var path: String?
+    /// The cover's 256 px thumbnail, or null (`coverHash` is the cover's content hash).
+    public var coverThumbnail: String?
 
-    public init(_ summary: AlbumSummary, layout: LibraryLayout) {
+    public init(_ summary: AlbumSummary, layout: LibraryLayout, coverHash: String? = nil) {
+        coverThumbnail = coverHash.flatMap {
+            ThumbnailFiles(layout: layout).existingPath(hash: $0, size: .grid)?.display
+        }
         name = summary.name
         count = summary.count
         cover = summary.cover
@@ -22,7 +27,7 @@ public struct AlbumJSON: Encodable, Sendable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path }
+    private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path, coverThumbnail }
 
     /// SPEC shows a missing cover and a smart album's path as `null`, not as an absent key.
     public func encode(to encoder: any Encoder) throws {
@@ -32,5 +37,6 @@ public struct AlbumJSON: Encodable, Sendable {
         try container.encode(count, forKey: .count)
         try container.encode(cover, forKey: .cover)
         try container.encode(path, forKey: .path)
+        try container.encode(coverThumbnail, forKey: .coverThumbnail)
     }
 }

@@ -26,6 +26,8 @@ public struct AssetJSON: Encodable, Sendable {
     public var sourceInbox: String?
     public var favorite: Bool
     public var deleted: String?
+    /// The 256 px thumbnail's path, null while it is not made.
+    public var thumbnail: OrNull<String>
     /// A Live Photo's or motion photo's video (subtype `live` only).
     public var liveVideo: LiveVideoJSON?
 
@@ -54,6 +56,8 @@ public struct AssetJSON: Encodable, Sendable {
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
+        thumbnail = OrNull(
+            ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
         liveVideo = asset.liveVideo.map { LiveVideoJSON($0, layout: layout) }
     }
 }

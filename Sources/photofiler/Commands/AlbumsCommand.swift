@@ -25,7 +25,11 @@ struct AlbumsCommand: Command {
             return 1
         }
         if context.json {
-            Output.json(summaries.map { AlbumJSON($0, layout: library.layout) })
+            Output.json(
+                summaries.map { summary in
+                    let hash = summary.cover.flatMap { try? library.catalog.asset(id: $0) }?.hash
+                    return AlbumJSON(summary, layout: library.layout, coverHash: hash)
+                })
             return 0
         }
         for summary in summaries {

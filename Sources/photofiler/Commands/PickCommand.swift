@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PhotoFilerCatalog
+import PhotoFilerDaemon
 import PhotoFilerFiling
 import PhotoFilerServer
 import PhotoFilerSystem
@@ -44,7 +45,10 @@ struct PickCommand: Command {
             let token = try AccessToken.generate()
             let policy = try AccessPolicy(address: ListenAddress(ipv4: 0x7F00_0001, port: 0), token: token)
             let gallery = Gallery(
-                catalog: catalog, policy: policy, thumbnails: StandInThumbnails(layout: library.layout),
+                catalog: catalog, policy: policy,
+                thumbnails: try StoreThumbnails(
+                    layout: library.layout,
+                    desktop: Configuration.desktopThumbnailCache(context.configuration)),
                 picker: session)
             let address = try gallery.start() + "/pick?token=" + token
             let signals = exitOnTermination(status: 1)

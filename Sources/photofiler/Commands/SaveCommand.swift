@@ -1,3 +1,5 @@
+import PhotoFilerCatalog
+import PhotoFilerDaemon
 import PhotoFilerFiling
 import PhotoFilerSystem
 
@@ -30,6 +32,7 @@ struct SaveCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         var status: Int32 = 0
         var results: [AssetJSON] = []
+        var filed: [AssetRecord] = []
         let progress = ProgressDisplay(
             "Saving", total: files.count, style: ProgressDisplay.style(json: context.json, quiet: quiet))
         defer { progress.finish() }
@@ -40,6 +43,7 @@ struct SaveCommand: Command {
             do {
                 let result = try library.filer.file(request)
                 guard let asset = result.asset else { continue }
+                filed.append(asset)
                 if context.json {
                     let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
                     results.append(AssetJSON(asset, albums: albums, layout: library.layout))
@@ -57,8 +61,27 @@ struct SaveCommand: Command {
                 status = 1
             }
         }
+        // After filing, never before: a file that gives no thumbnail is still filed.
+        makeThumbnails(filed, library: library, context)
         if context.json { Output.json(results) }
         return status
+    }
+
+    private func makeThumbnails(_ assets: [AssetRecord], library: PhotoLibrary, _ context: Context) {
+        guard !assets.isEmpty else { return }
+        do {
+            let store = try ThumbnailStore(
+                library: library, desktop: Configuration.desktopThumbnailCache(context.configuration))
+            for asset in assets {
+                do {
+                    try store.make(asset, retryingFailure: false)
+                } catch {
+                    context.log.warning(error.description)
+                }
+            }
+        } catch {
+            context.log.warning(error.description)
+        }
     }
 
     private func describe(_ outcome: FilingResult.Outcome) -> String {

@@ -1,4 +1,5 @@
 import Dispatch
+import PhotoFilerDaemon
 import PhotoFilerFiling
 import PhotoFilerServer
 
@@ -32,7 +33,9 @@ struct ServeCommand: Command {
             let policy = try AccessPolicy(address: address, token: token)
             let gallery = Gallery(
                 catalog: CatalogAccess(catalog: library.catalog, layout: library.layout), policy: policy,
-                thumbnails: StandInThumbnails(layout: library.layout))
+                thumbnails: try StoreThumbnails(
+                    layout: library.layout,
+                    desktop: Configuration.desktopThumbnailCache(context.configuration)))
             let base = try gallery.start()
             let signals = exitOnTermination(status: 0)
             printNow(base + "/" + (policy.token.map { "?token=" + $0 } ?? ""))

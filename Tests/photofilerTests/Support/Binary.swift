@@ -86,6 +86,7 @@ final class Spawned {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "PHOTOFILER_LIBRARY")
         env["XDG_CONFIG_HOME"] = outputFolder.file("config").display  // no stray user config
+        env["XDG_CACHE_HOME"] = outputFolder.file("cache").display  // desktop thumbnails stay here
         for (key, value) in environment { env[key] = value }
 
         let argv = launcher + [Binary.path] + arguments

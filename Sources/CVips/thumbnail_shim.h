@@ -1,0 +1,84 @@
+#include <vips/vips.h>
+
+// The libvips calls the thumbnail maker needs. Each is variadic in libvips (its
+// options are name/value pairs ending in NULL) and Swift cannot call C variadic
+// functions, so each gets a fixed-argument wrapper here.
+
+/// Decodes from `source` straight to a picture that fits in `edge` × `edge`:
+/// shrink-on-load (a JPEG decoded at 1/8, a HEIC through its own scaling), EXIF
+/// orientation applied, the first page of an animation, never enlarged, in sRGB
+/// (CMYK through libvips' built-in profile when the file has none). With
+/// `through_profile`, the file's embedded ICC profile converts it to sRGB; that
+/// costs an lcms transform (about 40 ms a picture here), so the caller asks for it
+/// only when the file has a profile.
+static inline int photofiler_vips_thumbnail_source(VipsSource *source, VipsImage **out, int edge,
+                                                   int through_profile) {
+    if (through_profile)
+        return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN,
+                                     "export_profile", "srgb", NULL);
+    return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+/// Opens a picture's header from `source` (no pixels are decoded).
+static inline VipsImage *photofiler_vips_open_source(VipsSource *source) {
+    return vips_image_new_from_source(source, "", NULL);
+}
+
+/// As above, from bytes in memory (a camera file's embedded preview).
+static inline int photofiler_vips_thumbnail_buffer(void *bytes, size_t count, VipsImage **out, int edge) {
+    return vips_thumbnail_buffer(bytes, count, out, edge, "height", edge, "size", VIPS_SIZE_DOWN,
+                                 "export_profile", "srgb", NULL);
+}
+
+/// A smaller rendition of an already small picture: scaled by `scale` (< 1).
+static inline int photofiler_vips_resize(VipsImage *in, VipsImage **out, double scale) {
+    return vips_resize(in, out, scale, NULL);
+}
+
+/// Turns a picture by `angle` (a video's display rotation).
+static inline int photofiler_vips_rot(VipsImage *in, VipsImage **out, VipsAngle angle) {
+    return vips_rot(in, out, angle, NULL);
+}
+
+/// Applies the `orientation` metadata field, as a viewer would (a camera
+/// preview that lacks its file's EXIF gets the file's orientation set first).
+static inline int photofiler_vips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+/// A new header over the same pixels, so metadata can be changed on it alone.
+static inline int photofiler_vips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+/// Adds an opaque alpha band (freedesktop thumbnails are RGBA).
+static inline int photofiler_vips_add_alpha(VipsImage *in, VipsImage **out) {
+    return vips_bandjoin_const1(in, out, 255.0, NULL);
+}
+
+/// A baseline JPEG at `quality`, metadata stripped, into a buffer freed with g_free.
+static inline int photofiler_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *count, int quality) {
+    return vips_jpegsave_buffer(in, bytes, count, "Q", quality, "strip", TRUE, NULL);
+}
+
+/// A PNG at zlib level `compression`. Not stripped: libvips writes each
+/// `png-comment-N-KEY` string field as a text chunk only when it does not strip,
+/// so the caller removes the profile and EXIF fields instead.
+static inline int photofiler_vips_pngsave_buffer(VipsImage *in, void **bytes, size_t *count, int compression) {
+    return vips_pngsave_buffer(in, bytes, count, "compression", compression, NULL);
+}
+
+/// Drops the alpha band over a white background (JPEG has no alpha).
+static inline int photofiler_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[] = {255.0, 255.0, 255.0};
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int result = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}
+
+/// Decodes an encoded picture in memory (the tests read thumbnails back with it).
+static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t count) {
+    return vips_image_new_from_buffer(bytes, count, "", NULL);
+}
+

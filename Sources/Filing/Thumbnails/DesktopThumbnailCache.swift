@@ -1,0 +1,65 @@
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// The freedesktop thumbnail cache (`$XDG_CACHE_HOME/thumbnails/`, spec 0.9) that
+/// GNOME Files, Dolphin and Thunar read before decoding a picture themselves:
+/// one PNG per path that shows a file, per size, named by the MD5 of its URI.
+public struct DesktopThumbnailCache: Sendable {
+    /// The four sizes and their folders.
+    public enum Size: Int, Sendable, CaseIterable {
+        case normal = 128
+        case large = 256
+        case xLarge = 512
+        case xxLarge = 1024
+
+        var folderName: String {
+            switch self {
+            case .normal: return "normal"
+            case .large: return "large"
+            case .xLarge: return "x-large"
+            case .xxLarge: return "xx-large"
+            }
+        }
+    }
+
+    /// `$XDG_CACHE_HOME/thumbnails`.
+    public let root: BytePath
+
+    public init(root: BytePath) { self.root = root }
+
+    /// What one path that shows a file needs written: its keys and the sizes
+    /// still missing.
+    struct Entry {
+        var text: [PNGText]
+        var missing: [(size: Size, path: BytePath)]
+    }
+
+    /// The entry for `absolute` (a roll file or album entry), or nil when all four
+    /// are there (or the path is gone). `Thumb::MTime` and `Thumb::Size` are the
+    /// file's, following a symbolic album entry to its roll file as a file manager does.
+    func entry(for absolute: BytePath) -> Entry? {
+        guard let uri = FileURI.of(absolute),
+            let status = try? Sys.statusIfExists(absolute, followLinks: true)
+        else { return nil }
+        let name = FileURIDigest.md5(uri) + ".png"
+        let missing = Size.allCases.compactMap { size -> (size: Size, path: BytePath)? in
+            let path = root.appending(size.folderName).appending(name)
+            return (try? Sys.statusIfExists(path)) ?? nil == nil ? (size, path) : nil
+        }
+        guard !missing.isEmpty else { return nil }
+        let text = [
+            PNGText(key: "Thumb::URI", value: uri),
+            PNGText(key: "Thumb::MTime", value: String(status.modificationNanoseconds / 1_000_000_000)),
+            PNGText(key: "Thumb::Size", value: String(status.size)),
+            PNGText(key: "Software", value: "photofiler"),
+        ]
+        return Entry(text: text, missing: missing)
+    }
+
+    /// Writes one PNG: a temporary name in the same folder (mode 0600), then a
+    /// rename, so a file manager never reads half of one. Folders are 0700 (spec).
+    func write(_ bytes: [UInt8], to path: BytePath) throws(SystemError) {
+        _ = try Sys.makeDirectories(path.parent, mode: 0o700)
+        try AtomicFileWrite.write(bytes, to: path, temporaryIn: path.parent, mode: 0o600)
+    }
+}

@@ -1,0 +1,74 @@
+import Dispatch
+import PhotoFilerCatalog
+import PhotoFilerSystem
+import Synchronization
+
+/// `photofiler thumb --all`: every missing thumbnail of a library, made now on
+/// `workers` threads (each with its own catalog connection and decoders).
+public struct ThumbnailBatch: Sendable {
+    public let layout: LibraryLayout
+    public let desktop: DesktopThumbnailCache?
+    public let workers: Int
+
+    public init(layout: LibraryLayout, desktop: DesktopThumbnailCache?, workers: Int) {
+        self.layout = layout
+        self.desktop = desktop
+        self.workers = max(1, workers)
+    }
+
+    public struct Outcome: Sendable {
+        /// Assets decoded (something of theirs was missing).
+        public var made = 0
+        /// Assets that could not be decoded.
+        public var undecodable = 0
+        public var total = 0
+    }
+
+    /// Makes what is missing for every asset in the library; content that failed
+    /// before is tried again. `progress` is called after each asset (done, total);
+    /// `report` once per asset that gives no thumbnail, from any worker.
+    public func run(
+        progress: @escaping @Sendable (Int, Int) -> Void, report: @escaping @Sendable (ThumbnailError) -> Void
+    ) throws(ThumbnailError) -> Outcome {
+        let assets: [AssetHash]
+        do {
+            assets = try Catalog(path: layout.catalogPath).liveAssetHashes()
+        } catch {
+            throw .catalog(error)
+        }
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let made = Atomic<Int>(0)
+        let undecodable = Atomic<Int>(0)
+        let setupFailure = Mutex<ThumbnailError?>(nil)
+        let total = assets.count
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, total))) { _ in
+            let store: ThumbnailStore
+            do throws(ThumbnailError) {
+                store = try ThumbnailStore.opening(layout, desktop: desktop)
+            } catch {
+                setupFailure.withLock { $0 = error }
+                return
+            }
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < total else { return }
+                do throws(ThumbnailError) {
+                    if let asset = try store.asset(assets[index].id),
+                        try store.make(asset, retryingFailure: true)
+                    {
+                        made.add(1, ordering: .relaxed)
+                    }
+                } catch {
+                    if case .undecodable = error { undecodable.add(1, ordering: .relaxed) }
+                    report(error)
+                }
+                progress(done.add(1, ordering: .relaxed).newValue, total)
+            }
+        }
+        if let failure = setupFailure.withLock({ $0 }) { throw failure }
+        return Outcome(
+            made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed),
+            total: total)
+    }
+}

@@ -1,0 +1,81 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// Where an asset's thumbnails are under `.photofiler/thumbnails/`: a folder per
+/// first two hex digits of the content hash, `<hash>-256.jpg`, `<hash>-1024.jpg`,
+/// and `<hash>.failed` (the decoder's reason) for content that gave none.
+public struct ThumbnailFiles: Sendable {
+    public let layout: LibraryLayout
+
+    public init(layout: LibraryLayout) { self.layout = layout }
+
+    public var folder: BytePath { layout.internalFolder.appending("thumbnails") }
+
+    /// Where the thumbnail of content `hash` at `size` lives (whether or not it is made yet).
+    public func path(hash: String, size: ThumbnailSize) -> BytePath {
+        shard(hash).appending("\(hash)-\(size.rawValue).jpg")
+    }
+
+    /// The thumbnail's path when it is made (a non-empty file), else nil.
+    public func existingPath(hash: String, size: ThumbnailSize) -> BytePath? {
+        let path = path(hash: hash, size: size)
+        guard let status = try? Sys.statusIfExists(path), status.size > 0 else { return nil }
+        return path
+    }
+
+    /// Missing at some size and not marked undecodable.
+    public func isPending(hash: String) -> Bool {
+        let missing = ThumbnailSize.allCases.contains { existingPath(hash: hash, size: $0) == nil }
+        return missing && (try? Sys.statusIfExists(failureMarker(hash: hash))) ?? nil == nil
+    }
+
+    /// How many assets in the library have thumbnails still to make (`status`).
+    public func pendingCount(in catalog: Catalog) throws(CatalogError) -> Int {
+        try catalog.liveAssetHashes().count { isPending(hash: $0.hash) }
+    }
+
+    /// The reason a previous attempt gave, when the content is known to be undecodable.
+    public func failure(hash: String) -> String? {
+        let marker = failureMarker(hash: hash)
+        guard (try? Sys.statusIfExists(marker)) ?? nil != nil else { return nil }
+        guard let fd = try? Sys.openForReading(marker) else { return "it could not be decoded before" }
+        defer { fd.close() }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { (try? fd.read(into: $0, at: 0)) ?? 0 }
+        return count > 0
+            ? String(decoding: buffer[..<count], as: UTF8.self) : "it could not be decoded before"
+    }
+
+    /// Removes the thumbnails of content `hash` (its asset was purged).
+    public func remove(hash: String) {
+        for size in ThumbnailSize.allCases where existingPath(hash: hash, size: size) != nil {
+            try? Sys.unlinkIfPresent(path(hash: hash, size: size))
+        }
+        clearFailure(hash: hash)
+    }
+
+    func failureMarker(hash: String) -> BytePath {
+        shard(hash).appending("\(hash).failed")
+    }
+
+    /// Forgets a failure once the content has decoded (a newer libheif, say).
+    func clearFailure(hash: String) {
+        let marker = failureMarker(hash: hash)
+        if (try? Sys.statusIfExists(marker)) ?? nil != nil { try? Sys.unlinkIfPresent(marker) }
+    }
+
+    /// Marks the content undecodable, with the decoder's reason.
+    func recordFailure(hash: String, reason: String) {
+        let marker = failureMarker(hash: hash)
+        clearFailure(hash: hash)
+        guard (try? Sys.makeDirectories(marker.parent)) != nil,
+            let fd = try? Sys.createExclusive(marker, mode: 0o644)
+        else { return }
+        defer { fd.close() }
+        try? fd.writeAll(Array(reason.utf8.prefix(512)))
+    }
+
+    private func shard(_ hash: String) -> BytePath {
+        folder.appending(String(hash.prefix(2)))
+    }
+}

@@ -1,0 +1,86 @@
+import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// Makes thumbnails: an open, read-only file in, encoded JPEG and PNG bytes out.
+///
+/// It opens no path and writes nothing: the bytes come from the descriptor it is
+/// handed, and the caller stores what it returns. That is what lets it run as one
+/// more request kind inside a sandboxed helper, where the only file is that one.
+///
+/// One decode per file: the largest rendition is decoded with shrink-on-load, and
+/// every smaller one is scaled down from it. libvips, libavcodec and exiv2 state is
+/// per call, so makers on different queues do not meet; one maker is used on one
+/// queue at a time.
+package struct ThumbnailMaker {
+    package init() throws(MediaError) {
+        try MediaLibraries.start()
+    }
+
+    /// The renditions `request` lists, in its order.
+    package func make(_ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest) throws(ThumbnailFailure)
+        -> [EncodedThumbnail]
+    {
+        let edge = request.largestEdge
+        guard edge > 0 else { return [] }
+        let decoded: VipsImageHandle
+        switch request.source {
+        case .image:
+            decoded = try decodeImage(fd, edge: edge)
+        case .video(let rotation):
+            decoded = try VideoFrame.decode(fd, edge: edge, rotation: rotation)
+        case .cameraPreview(let orientation):
+            decoded = try CameraPreview.decode(fd, size: size, edge: edge, orientation: orientation)
+        }
+        var scaled: [Int: VipsImageHandle] = [:]
+        return try request.renditions.map { (rendition) throws(ThumbnailFailure) in
+            let picture: VipsImageHandle
+            if let known = scaled[rendition.edge] {
+                picture = known
+            } else {
+                picture = try Self.fit(decoded, edge: rendition.edge)
+                scaled[rendition.edge] = picture
+            }
+            return EncodedThumbnail(
+                width: picture.width, height: picture.height,
+                bytes: try ThumbnailEncoder.encode(picture, rendition))
+        }
+    }
+
+    private func decodeImage(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+        let throughProfile = try hasProfile(fd)
+        // libvips reads through its own dup of the descriptor.
+        guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
+            throw VipsErrors.take("read the file")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+        var out: UnsafeMutablePointer<VipsImage>?
+        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), throughProfile ? 1 : 0) == 0, let out
+        else {
+            throw VipsErrors.take("decode it")
+        }
+        // The pixels are computed lazily: make them now, while the source is open,
+        // and once for every rendition made from them.
+        return try VipsImageHandle(out).inMemory()
+    }
+
+    /// Whether the file embeds an ICC profile (a Display P3 iPhone picture, an
+    /// Adobe RGB export): a header read, no pixels.
+    private func hasProfile(_ fd: FileDescriptor) throws(ThumbnailFailure) -> Bool {
+        guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
+            throw VipsErrors.take("read the file")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+        guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
+        defer { g_object_unref(UnsafeMutableRawPointer(header)) }
+        return vips_image_get_typeof(header, "icc-profile-data") != 0
+    }
+
+    /// `picture` scaled down so that its longest edge is `edge`; itself when it already fits.
+    static func fit(_ picture: VipsImageHandle, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+        let longest = max(picture.width, picture.height)
+        guard longest > edge else { return picture }
+        let scale = Double(edge) / Double(longest)
+        return try picture.derive("scale it") { image, out in photofiler_vips_resize(image, &out, scale) }
+    }
+}

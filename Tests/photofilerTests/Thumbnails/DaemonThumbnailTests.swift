@@ -1,0 +1,38 @@
+import Foundation
+import Glibc
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// The daemon makes thumbnails after filing, in the background, and picks up
+/// after a restart what is missing.
+@Suite
+struct DaemonThumbnailTests {
+    @Test func filedAssetsGetThumbnailsAndARestartMakesMissingOnes() throws {
+        let scene = try DaemonScene()
+        let cache = scene.folder.file("cache")
+        let environment = ["XDG_CACHE_HOME": cache.display]
+        let inbox = scene.inbox()
+        let arguments = ["--inbox", "QQ=\(inbox.display)", "--settle", "100"]
+        var daemon = try DaemonProcess(library: scene.library, arguments: arguments, environment: environment)
+        for file in ["IMG_3539.MOV", "Landscape_8.jpg", "IMG_2682.heic"] {
+            try copyFile(Fixtures.corpus(file), to: scene.staging.appending(file))
+            try Sys.rename(scene.staging.appending(file), to: inbox.appending(file))
+        }
+        let thumbnails = scene.library.appending(".photofiler/thumbnails")
+        // Two sizes per asset; four desktop sizes for each of the roll file and the album entry.
+        #expect(
+            waitUntil(timeout: 60) {
+                regularFiles(under: thumbnails).count == 6 && regularFiles(under: cache).count == 24
+            }, "\(regularFiles(under: thumbnails)) \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+
+        let removed = regularFiles(under: thumbnails).filter { $0.display.hasSuffix("-256.jpg") }
+        for file in removed { try Sys.unlink(file) }
+        daemon = try DaemonProcess(library: scene.library, arguments: arguments, environment: environment)
+        #expect(
+            waitUntil(timeout: 60) { removed.allSatisfy { (try? Sys.statusIfExists($0)) ?? nil != nil } },
+            "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+}
