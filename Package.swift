@@ -82,7 +82,8 @@ let package = Package(
         layer(
             "Filing",
             [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox", "CCrypto",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
+                "CCrypto",
                 // g_filename_to_uri: the freedesktop cache's names (GLib, no decoder).
                 "CGLib",
             ]),

@@ -55,7 +55,8 @@ package final class HelperServer {
             }
             guard let message else { exit(0) }  // the daemon hung up: idle, or gone
             let answer = server.answer(
-                message.bytes, descriptor: message.descriptors.first, output: message.descriptors.dropFirst().first)
+                message.bytes, descriptor: message.descriptors.first,
+                output: message.descriptors.dropFirst().first)
             for descriptor in message.descriptors { descriptor.close() }
             do {
                 try Sys.sendMessage(socket, answer)
@@ -159,7 +160,8 @@ package final class HelperServer {
                 }
                 parts.append(
                     ThumbnailLayout.Part(
-                        width: thumbnail.width, height: thumbnail.height, length: Int64(thumbnail.bytes.count)))
+                        width: thumbnail.width, height: thumbnail.height, length: Int64(thumbnail.bytes.count)
+                    ))
             }
             return .success(ThumbnailLayout(parts: parts))
         } catch {

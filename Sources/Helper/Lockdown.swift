@@ -16,9 +16,10 @@ enum Lockdown {
         try limit(RLIMIT_AS, HelperLimits.addressSpace, "RLIMIT_AS")
         // SIGXCPU at the soft limit, SIGKILL at the hard one.
         try limit(RLIMIT_CPU, HelperLimits.cpuSeconds, "RLIMIT_CPU", hard: HelperLimits.cpuSeconds + 5)
-        // No core file of strangers' bytes; no file is ever written.
+        // No core file of strangers' bytes; the only file written is a thumbnail's
+        // output, which is bounded.
         try limit(RLIMIT_CORE, 0, "RLIMIT_CORE")
-        try limit(RLIMIT_FSIZE, 0, "RLIMIT_FSIZE")
+        try limit(RLIMIT_FSIZE, HelperLimits.thumbnailOutput, "RLIMIT_FSIZE")
         guard photofiler_set_no_new_privileges() == 0 else {
             throw LockdownError(step: "PR_SET_NO_NEW_PRIVS", code: errno)
         }

@@ -47,6 +47,7 @@ private let startup: MediaError? = {
     // No run-time generated (orc) vector code: the helpers' filter forbids executable
     // memory, and the scaling is as right without it, only slower.
     vips_vector_set_enabled(0)
+    photofiler_heif_load_plugins()
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
     // namespace table is process-wide and unlocked).
     for (prefix, uri) in MotionPhoto.namespaces {

@@ -12,4 +12,7 @@ package enum HelperLimits {
     /// per-file deadline has not ended yet. Helpers are retired well before an
     /// honest one gets near it (`HelperPool.Settings.requestsPerHelper`).
     package static let cpuSeconds = 600
+    /// `RLIMIT_FSIZE`: a thumbnail's output file (the renditions of one file: a few
+    /// JPEGs and the desktop's PNGs, 1024 pixels at most) stays far below it.
+    package static let thumbnailOutput = 64 << 20
 }

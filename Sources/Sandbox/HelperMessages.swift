@@ -102,7 +102,8 @@ package struct HelperRequest: Equatable {
     }
 
     /// The body of a `.thumbnail` request.
-    package func thumbnailBody() throws(WireError) -> (path: BytePath, size: Int64, request: ThumbnailRequest) {
+    package func thumbnailBody() throws(WireError) -> (path: BytePath, size: Int64, request: ThumbnailRequest)
+    {
         var reader = WireReader(body)
         let path = BytePath(bytes: try reader.bytes(limit: 4096))
         let size = try reader.integer()

@@ -109,7 +109,8 @@ public final class HelperPool: @unchecked Sendable {
                 return .success(layout)
             case .refused:
                 var reader = WireReader(answer.body)
-                return .failure(ThumbnailFailure((try? reader.text(limit: 1024)) ?? "it could not be decoded"))
+                return .failure(
+                    ThumbnailFailure((try? reader.text(limit: 1024)) ?? "it could not be decoded"))
             case .unsupported:
                 return .failure(ThumbnailFailure("the sandboxed reader does not make thumbnails"))
             }
@@ -248,7 +249,9 @@ public final class HelperPool: @unchecked Sendable {
         switch job.kind {
         case .inspect: request = .inspect(id: helper.nextID, path: job.path, size: job.file?.size ?? 0)
         case .thumbnail:
-            guard let thumbnail = job.thumbnail else { preconditionFailure("a thumbnail job has its request") }
+            guard let thumbnail = job.thumbnail else {
+                preconditionFailure("a thumbnail job has its request")
+            }
             request = .thumbnail(
                 id: helper.nextID, path: job.path, size: job.file?.size ?? 0, request: thumbnail.request)
             descriptors.append(thumbnail.output)
@@ -284,7 +287,8 @@ public final class HelperPool: @unchecked Sendable {
                 helperEnded(helper, why: .hungUp)
                 break
             }
-            for descriptor in message.descriptors { descriptor.close() }  // a helper has no business sending one
+            // A helper has no business sending one.
+            for descriptor in message.descriptors { descriptor.close() }
             guard let job = helper.inFlight.first, let answer = try? HelperAnswer.decode(message.bytes),
                 answer.id == job.id
             else {

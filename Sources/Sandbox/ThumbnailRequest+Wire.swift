@@ -68,7 +68,8 @@ extension ThumbnailRequest {
                 guard (0...Self.mostTexts).contains(texts) else { throw .badLength }
                 var chunks: [PNGText] = []
                 for _ in 0..<texts {
-                    chunks.append(PNGText(key: try reader.text(limit: 79), value: try reader.text(limit: 8192)))
+                    chunks.append(
+                        PNGText(key: try reader.text(limit: 79), value: try reader.text(limit: 8192)))
                 }
                 encoding = .png(text: chunks)
             default: throw .badValue

@@ -35,7 +35,8 @@ struct SandboxedThumbnails {
                 var done = 0
                 while done < buffer.count {
                     let count = try readBack.read(
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+                        at: offset + Int64(done))
                     guard count > 0 else { throw SystemError(Errno(rawValue: EIO), call: "pread", path: nil) }
                     done += count
                 }
