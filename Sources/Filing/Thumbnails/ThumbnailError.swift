@@ -9,8 +9,6 @@ public enum ThumbnailError: Error, Sendable, CustomStringConvertible {
     /// The roll file could not be opened or a thumbnail could not be written.
     case system(SystemError)
     case catalog(CatalogError)
-    /// The decoders could not start.
-    case libraries(String)
 
     public var description: String {
         switch self {
@@ -22,8 +20,6 @@ public enum ThumbnailError: Error, Sendable, CustomStringConvertible {
                 "A thumbnail could not be made (\(error)); check that the library is readable and has room."
         case .catalog(let error):
             return error.description
-        case .libraries(let reason):
-            return reason
         }
     }
 }
