@@ -88,14 +88,20 @@ package final class ThumbnailQueue: Sendable {
         } catch {
             log.debug("Thumbnails run at normal priority (\(error)).")
         }
-        let store: ThumbnailStore
-        do {
-            store = try ThumbnailStore.opening(layout, desktop: desktop)
-            add(try store.pending(), filingBusy: state.withLock { $0.filingBusy })
-        } catch {
-            log.error("Thumbnails are not made this run: \(error)")
-            return
+        // Opening the store starts libvips (GLib's type system): under `making` too, so
+        // a stop right after start-up never lets exit's destructors race that set-up.
+        let opened = making.withLock { _ -> ThumbnailStore? in
+            guard !state.withLock({ $0.stopping }) else { return nil }
+            do {
+                let store = try ThumbnailStore.opening(layout, desktop: desktop)
+                add(try store.pending(), filingBusy: state.withLock { $0.filingBusy })
+                return store
+            } catch {
+                log.error("Thumbnails are not made this run: \(error)")
+                return nil
+            }
         }
+        guard let store = opened else { return }
         enum Step { case make(AssetID), wait, stop }
         while true {
             let step = state.withLock { state -> Step in

@@ -49,15 +49,8 @@ extension AssetLifecycle {
     /// still again, and the video's album entries go.
     public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted, asset.liveVideo?.rollPath != nil else { return }
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try filer.catalog.memberships(ofAsset: asset.id)
-        }
-        for membership in memberships where membership.isActive {
-            guard let entry = membership.videoEntryName,
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try filer.catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for (membership, album) in try activeMemberships(of: asset) {
+            guard let entry = membership.videoEntryName else { continue }
             try filer.systemCall(filer.layout.albumFolder(album)) { () throws(SystemError) in
                 try filer.albums.unlinkEntry(entry, in: album)
             }
@@ -71,15 +64,8 @@ extension AssetLifecycle {
         try filer.catalogCall { () throws(CatalogError) in
             try filer.catalog.setLiveVideoLocation(of: asset.id, rollPath: rollPath, trashPath: nil)
         }
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try filer.catalog.memberships(ofAsset: asset.id)
-        }
-        for membership in memberships where membership.isActive {
-            guard let entryName = membership.videoEntryName,
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try filer.catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for (membership, album) in try activeMemberships(of: asset) {
+            guard let entryName = membership.videoEntryName else { continue }
             let entry = filer.layout.albumFolder(album).appending(entryName)
             try filer.systemCall(entry) { () throws(SystemError) in
                 guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }

@@ -13,15 +13,7 @@ extension AssetLifecycle {
         try filer.catalogCall { () throws(CatalogError) in
             try filer.catalog.setRollPath(rollPath, of: asset.id)
         }
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try filer.catalog.memberships(ofAsset: asset.id)
-        }
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try filer.catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for (membership, album) in try activeMemberships(of: asset) {
             let entry = filer.layout.albumFolder(album).appending(membership.entryName)
             try filer.systemCall(entry) { () throws(SystemError) in
                 guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }

@@ -6,15 +6,7 @@ extension AssetLifecycle {
     /// file with the asset's size and hash) into Recently Deleted, durably; returns its
     /// path there (relative to the library), or nil when no entry holds them.
     func keepSurvivingCopy(of asset: AssetRecord) throws(FilingError) -> BytePath? {
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try filer.catalog.memberships(ofAsset: asset.id)
-        }
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try filer.catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for (membership, album) in try activeMemberships(of: asset) {
             let entry = filer.layout.albumFolder(album).appending(membership.entryName)
             guard try holdsBytes(of: asset, at: entry) else { continue }
             let recentlyDeleted = filer.layout.recentlyDeleted
