@@ -98,7 +98,13 @@ public final class HelperPool: @unchecked Sendable {
         job.thumbnail = (request, output)
         queue.async { [self] in submit([job]) }
         switch reads.waitForAnswers()[0] {
-        case .failure(let error): return .failure(ThumbnailFailure(error.description))
+        case .failure(let error):
+            let transient: Bool
+            switch error {
+            case .readerUnavailable, .libraryUnavailable, .notReadBeforeStop: transient = true
+            default: transient = false
+            }
+            return .failure(ThumbnailFailure(error.description, isTransient: transient))
         case .success(let answer):
             switch answer.outcome {
             case .value:
@@ -136,10 +142,10 @@ public final class HelperPool: @unchecked Sendable {
             idleTimer = nil
             for helper in helpers {
                 end(helper, killing: true)
-                for job in helper.inFlight { refuse(job, "photofiler is stopping") }
+                for job in helper.inFlight { stopped(job) }
             }
             helpers = []
-            for job in waiting { refuse(job, "photofiler is stopping") }
+            for job in waiting { stopped(job) }
             waiting = []
         }
     }
@@ -165,7 +171,7 @@ public final class HelperPool: @unchecked Sendable {
     private func submit(_ jobs: [Job]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else {
-            for job in jobs { refuse(job, "photofiler is stopping") }
+            for job in jobs { stopped(job) }
             return
         }
         waiting.append(contentsOf: jobs)
@@ -378,6 +384,10 @@ public final class HelperPool: @unchecked Sendable {
         }
         idleTimer = timer
         timer.activate()
+    }
+
+    private func stopped(_ job: Job) {
+        job.reads.complete(job.index, .failure(.notReadBeforeStop(path: job.path)))
     }
 
     private func refuse(_ job: Job, _ reason: String) {
