@@ -18,8 +18,8 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # zsh and fish run the completion tests, and the tests make Live Photo videos
 # (QuickTime keys) and motion photos with ffmpeg.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
-	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev inotify-tools \
-	scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
+	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
+	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
@@ -55,8 +55,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted
+# bytes"); photofiler finds it beside itself or in ../libexec/photofiler/.
 release: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper
 
 run: release
 	examples/run.sh
@@ -74,6 +77,7 @@ test: deps
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
 bench: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
 	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
@@ -102,6 +106,7 @@ man: deps $(MANPAGES)
 
 install: release man
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
+	install -D -m 0755 .build/release/photofiler-helper $(DESTDIR)$(PREFIX)/libexec/photofiler/photofiler-helper
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
 	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
 	install -D -m 0644 examples/photofiler.conf $(DESTDIR)$(PREFIX)/share/doc/photofiler/photofiler.conf.example
@@ -119,7 +124,7 @@ DEB_ROOT = .build/deb/root
 deb: release man
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr SYSTEMD_USER_DIR=/usr/lib/systemd/user
-	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler $(DEB_ROOT)/usr/libexec/photofiler/photofiler-helper
 	gzip -9n $(DEB_ROOT)/usr/share/man/man1/photofiler.1 $(DEB_ROOT)/usr/share/man/man5/photofiler.conf.5
 	mkdir -p $(DEB_ROOT)/DEBIAN .build/deb/debian
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) packaging/control.sh $(DEB_ROOT) > $(DEB_ROOT)/DEBIAN/control
@@ -128,7 +133,7 @@ deb: release man
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/photofiler $(DESTDIR)$(PREFIX)/libexec/photofiler
 	rm -f $(DESTDIR)$(MANDIR)/man1/photofiler.1 $(DESTDIR)$(MANDIR)/man5/photofiler.conf.5
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photofiler
 	rm -f $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_photofiler

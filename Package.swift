@@ -9,13 +9,18 @@
 //     └─ Daemon    (config, lifecycle, signals, lock, sd_notify)
 //          ├─ Filing    (library layout, the one pipeline, lifecycle, reconcile)
 //          │    ├─ Catalog (SQLite)
-//          │    ├─ Media   (sniffing, metadata, capture dates)
-//          │    └─ MediaTypes (what a file is: values both of them share)
+//          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)
+//          │    └─ MediaTypes (what a file is, capture dates, why it is refused)
 //          └─ Watching  (inotify, the debouncer)
 //     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
+//   photofiler-helper (the sandboxed process, SPEC "Untrusted bytes")
+//     └─ Helper    (lockdown, seccomp filter, the request loop)
+//          ├─ Media    (sniffing, metadata: every decoder)
+//          └─ Sandbox  (the protocol)
 //   System (byte paths, errno, the one syscall layer, logging) under all of them.
 //
-// Each C library is imported by the one target that wraps it.
+// Each C library is imported by the one target that wraps it. No target of the
+// photofiler executable depends on Media: it maps none of the decoders.
 import PackageDescription
 
 /// A system library target whose module map and shim live in Sources/<name>.
@@ -31,7 +36,8 @@ func layer(_ folder: String, _ dependencies: [Target.Dependency]) -> Target {
 let package = Package(
     name: "photofiler",
     products: [
-        .executable(name: "photofiler", targets: ["photofiler"])
+        .executable(name: "photofiler", targets: ["photofiler"]),
+        .executable(name: "photofiler-helper", targets: ["photofiler-helper"]),
     ],
     targets: [
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
@@ -45,6 +51,7 @@ let package = Package(
         // A video's thumbnail frame: decoded by libavcodec, scaled by libswscale.
         cLibrary("CAVCodec", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CGLib", pkgConfig: "glib-2.0", apt: "libglib2.0-dev"),
+        cLibrary("CSeccomp", pkgConfig: "libseccomp", apt: "libseccomp-dev"),
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
         .systemLibrary(name: "CSystemShims"),
@@ -54,7 +61,7 @@ let package = Package(
         layer("System", ["CSystemShims"]),
         // What a media file is (type, sizes, capture date): plain values that the
         // readers produce and the catalog stores.
-        layer("MediaTypes", []),
+        layer("MediaTypes", ["PhotoFilerSystem"]),
         layer("Catalog", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "CSQLite"]),
         layer(
             "Media",
@@ -63,15 +70,28 @@ let package = Package(
                 "CAVFormat", "CAVCodec",
             ]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
+        // The daemon's side of the helpers: the pool, the protocol.
+        layer("Sandbox", ["PhotoFilerSystem", "PhotoFilerMediaTypes"]),
+        // The helper's side: locks the process down, then answers requests with Media.
+        layer(
+            "Helper",
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "CSeccomp"]),
+        .executableTarget(
+            name: "photofiler-helper",
+            dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
         layer(
             "Filing",
-            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia", "CCrypto"]),
+            [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
+                "CCrypto",
+                // g_filename_to_uri: the freedesktop cache's names (GLib, no decoder).
+                "CGLib",
+            ]),
         layer(
             "Daemon",
             [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
-                "PhotoFilerWatching",
-                "PhotoFilerFiling", "CSystemd", "CGLib",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
+                "PhotoFilerWatching", "PhotoFilerFiling", "CSystemd", "CGLib",
             ]),
         // The web gallery and the picker: HTTP, pages, API. It reads the catalog and
         // decodes nothing itself (thumbnails come through `ThumbnailSource`).
@@ -84,8 +104,7 @@ let package = Package(
         .executableTarget(
             name: "photofiler",
             dependencies: [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
-                "PhotoFilerFiling",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
                 "PhotoFilerDaemon", "PhotoFilerServer",
             ]),
 
@@ -105,7 +124,10 @@ let package = Package(
         // Fuzzes the metadata readers: libFuzzer with -DFUZZING, else a mutation loop (see its main.swift).
         .executableTarget(
             name: "photofiler-fuzz",
-            dependencies: ["PhotoFilerSystem", "PhotoFilerMedia", "PhotoFilerFiling"]),
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox",
+                "PhotoFilerHelper",
+            ]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(
             name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
@@ -120,8 +142,9 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
-                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerServer", "TestSupport",
-                "LivePhotoFixtures",
+                "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
+                "PhotoFilerServer", "TestSupport", "LivePhotoFixtures",
+                "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
@@ -131,7 +154,8 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "PhotoFilerDaemon", "PhotoFilerSandbox", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "photofiler-helper",
             ]),
     ],
     swiftLanguageModes: [.v6]

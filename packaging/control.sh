@@ -1,7 +1,8 @@
 #!/bin/sh
 # Writes the DEBIAN/control of the photofiler package staged in ROOT (the first
-# argument) to stdout. Depends: is what dpkg-shlibdeps finds for the binary's
-# libraries (the Swift runtime is linked in: see RELEASE in the Makefile).
+# argument) to stdout. Depends: is what dpkg-shlibdeps finds for the binaries'
+# libraries (the Swift runtime is linked in: see RELEASE in the Makefile); the
+# decoders are the sandboxed helper's, not photofiler's.
 # VERSION and ARCH come from the Makefile.
 set -eu
 root=$(cd "$1" && pwd)
@@ -10,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 # dpkg-shlibdeps reads debian/control from the folder it runs in.
 mkdir -p "$work/debian"
 printf 'Source: photofiler\n\nPackage: photofiler\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" "$root/usr/libexec/photofiler/photofiler-helper" | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat <<CONTROL
 Package: photofiler

@@ -67,6 +67,11 @@ struct Report {
                 photofiler: "\(f1(rssMB)) (\(f1(Double(p.anonymousRSSKB ?? 0) / 1024)))", target: "≤ 40 MB",
                 met: rssMB <= 40),
             Row(
+                figure: "sandboxed helpers after the burst: count, RSS MB (own memory: RssAnon)",
+                photofiler:
+                    "\(p.helperCount ?? 0), \(f1(Double(p.helperRSSKB ?? 0) / 1024)) (\(f1(Double(p.helperAnonymousRSSKB ?? 0) / 1024)))",
+                target: "reported", met: true),
+            Row(
                 figure: "start-up to READY, \(assets) assets, s", photofiler: f2(startUp.seconds),
                 target: "≤ 1 s",
                 met: startUp.seconds <= 1),
@@ -117,6 +122,7 @@ struct Report {
                 ],
             ]
             if let rss = w.peakRSSKB { object["peakRSSKB"] = rss }
+            if let rss = w.helperRSSKB { object["helperRSSKB"] = rss }
             if let own = w.anonymousRSSKB { object["anonymousRSSKB"] = own }
             if let cpu = w.idleCPUSeconds { object["idleCPUSeconds"] = cpu }
             if let wakeUps = w.idleWakeUps { object["idleWakeUps"] = wakeUps }

@@ -95,6 +95,19 @@ struct ProcessSample {
             peakRSSKB: statusField(status, "VmHWM"), anonymousRSSKB: statusField(status, "RssAnon"))
     }
 
+    /// The pids of `parent`'s children whose name (cut at 15 bytes) starts with `name`.
+    static func children(of parent: Int32, named name: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), stat.contains("(\(name)")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// Wake-ups since `earlier`: threads that ended meanwhile drop out, new ones count whole.
     func wakeUps(since earlier: ProcessSample) -> Int {
         switchesByThread.reduce(0) { $0 + $1.value - (earlier.switchesByThread[$1.key] ?? 0) }

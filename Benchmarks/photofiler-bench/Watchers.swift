@@ -17,6 +17,10 @@ struct WatcherResult {
     var peakRSSKB: Int?
     /// RssAnon at the same moment: the daemon's own memory, libraries' pages left out.
     var anonymousRSSKB: Int?
+    /// The sandboxed helpers' RSS and own memory (RssAnon) at the same moment, summed.
+    var helperRSSKB: Int?
+    var helperAnonymousRSSKB: Int?
+    var helperCount: Int?
     var idleCPUSeconds: Double?
     var idleWakeUps: Int?
 }
@@ -66,6 +70,12 @@ struct WatcherRun {
         if kind == .photofiler, let sample = ProcessSample.read(pid: child.pid) {
             result.peakRSSKB = sample.peakRSSKB
             result.anonymousRSSKB = sample.anonymousRSSKB
+            let helpers = ProcessSample.children(of: child.pid, named: "photofiler-help").compactMap {
+                ProcessSample.read(pid: $0)
+            }
+            result.helperCount = helpers.count
+            result.helperRSSKB = helpers.reduce(0) { $0 + $1.rssKB }
+            result.helperAnonymousRSSKB = helpers.reduce(0) { $0 + $1.anonymousRSSKB }
         }
 
         // Latency: one file at a time on an idle watcher.

@@ -2,10 +2,10 @@
 
 // See the header: every call is wrapped so that no C++ exception leaves exiv2.
 
-extern "C" gboolean pf_gexiv2_open_path(GExiv2Metadata *metadata, const gchar *path, GError **error, int *thrown) {
+extern "C" gboolean pf_gexiv2_open_buf(GExiv2Metadata *metadata, const guint8 *data, glong count, GError **error, int *thrown) {
     *thrown = 0;
     try {
-        return gexiv2_metadata_open_path(metadata, path, error);
+        return gexiv2_metadata_open_buf(metadata, data, count, error);
     } catch (...) {
         *thrown = 1;
         return FALSE;

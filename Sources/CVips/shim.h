@@ -1,12 +1,16 @@
 #include <vips/vips.h>
+// vips_vector_set_enabled: vips.h leaves the vector header out.
+#include <vips/vector.h>
 
 // Swift cannot call C variadic functions: these non-variadic wrappers exist
 // only so that the Swift side can reach the few libvips calls it needs.
 
 /// Opens the header only, the loader set to refuse any error (a PNG chunk CRC,
 /// say) instead of warning and carrying on, so a damaged file is not filed.
-static inline VipsImage *photofiler_vips_open_header_strict(const char *path) {
-    return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+/// Reads from memory (the helper's mapping of the file): a sandboxed helper
+/// cannot open paths. The image must be unreferenced before the memory goes.
+static inline VipsImage *photofiler_vips_open_header_strict(const void *bytes, size_t count) {
+    return vips_image_new_from_buffer(bytes, count, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
 
 // Used by the benchmark (Benchmarks/photofiler-bench) to make its own workload

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import PhotoFilerSandbox
 import PhotoFilerSystem
 import PhotoFilerWatching
 
@@ -101,6 +102,8 @@ extension Daemon {
         }
         if !inboxEvents.isEmpty { debounce.apply(inboxEvents) }
         if !found.isEmpty { debounce.found(found) }
+        // A file is on its way: start the helpers while it settles, not once it has.
+        if !inboxEvents.isEmpty || !found.isEmpty { HelperPool.shared.prepare() }
         stateChanged()
     }
 

@@ -33,11 +33,12 @@ extension Daemon {
         let taken = group
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
-            let inspections = requests.map { request in
-                self.inspectionCancelled.load(ordering: .relaxed)
-                    ? .oneByOne : self.inspector.inspect(request)
+            self.inspector.inspect(
+                requests, skip: { self.inspectionCancelled.load(ordering: .relaxed) },
+                finishingOn: self.inspectionQueue
+            ) { @Sendable [unowned self] inspections in
+                self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
             }
-            self.queue.async { @Sendable [unowned self] in self.file(taken, inspected: inspections) }
         }
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import PhotoFilerSandbox
 
 /// SIGTERM, SIGHUP, timers and the systemd status line. Runs on `queue`.
 extension Daemon {
@@ -9,10 +10,11 @@ extension Daemon {
         dispatchPrecondition(condition: .onQueue(queue))
         stopping = true
         notifier.stopping()
-        // The inspection queue may be inside exiv2 or libvips: let it finish (it writes
-        // nothing and skips what is left of its group), or exit's library destructors
-        // would run under it.
+        // The inspection queue may be waiting on the helpers: end them (what they were
+        // reading stays in its inbox for the next start) and let it finish its group,
+        // which it skips the rest of; it writes nothing.
         inspectionCancelled.store(true, ordering: .relaxed)
+        HelperPool.shared.stop()
         inspectionQueue.sync {}
         thumbnails?.stop()
         DaemonState.withdraw(in: library.layout)

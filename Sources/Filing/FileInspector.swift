@@ -1,52 +1,114 @@
+import Dispatch
 import Glibc
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
-/// Step 1 of filing, for one file: open it without following links, check it,
-/// sniff its type, read its metadata and hash it. It writes nothing and never
-/// touches the catalog, so the daemon runs one on a second queue (its second core)
-/// while the filer files the previous group.
+/// Step 1 of filing: open each file without following links, check it, have a
+/// sandboxed helper sniff its type and read its metadata (the daemon parses no
+/// byte itself), and hash it meanwhile. It writes nothing and never touches the
+/// catalog, so the daemon runs it on a second queue while the filer files the
+/// previous group.
 ///
-/// Not thread-safe (a media reader, a buffer): one per serial queue.
-public final class FileInspector {
+/// Not thread-safe (a buffer): one per serial queue. `@unchecked Sendable` so that
+/// the completion of `inspect` can finish on the queue its owner names, which is
+/// the one queue that owner uses it on (the daemon's inspection queue).
+public final class FileInspector: @unchecked Sendable {
     package let layout: LibraryLayout
     package let libraryDevice: UInt64
     package let copier = ContentCopier()
-    /// Opened on first use: commands that only read the catalog (`list`, `albums`)
-    /// never pay for loading libmagic's database, libvips and exiv2.
-    private var mediaReader: MediaReader?
+    /// The helpers that read the bytes; started on the first file, so commands that
+    /// only read the catalog (`list`, `albums`) never start one.
+    private let helpers: HelperPool
 
-    public init(layout: LibraryLayout, media: MediaReader? = nil) throws(SystemError) {
+    public init(layout: LibraryLayout, helpers: HelperPool = .shared) throws(SystemError) {
         self.layout = layout
         self.libraryDevice = try Sys.status(layout.root, followLinks: true).device
-        self.mediaReader = media
+        self.helpers = helpers
     }
 
-    /// Everything a group needs of one move-mode request before anything is written:
-    /// `.oneByOne` when the request must take `Filer.file` instead (keep or copy
-    /// mode, another file system, another user's file).
-    public func inspect(_ request: FilingRequest) -> Inspection {
-        do throws(FilingError) {
-            let (source, fd, before) = try openSource(request)
-            var keep = false
-            defer { if !keep { fd.close() } }
-            guard !mustCopy(request, status: before) else { return .oneByOne }
-            let info = try readMedia(fd, source: source, size: before.size)
-            var scan = EndMarkerScan(mimeType: info.mimeType)
-            let hashed = try systemCall(source) { () throws(SystemError) in
-                try copier.hash(fd, path: source, scanning: &scan)
+    /// Everything a group needs of its move-mode requests before anything is written,
+    /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
+    /// copy mode, another file system, another user's file, or `skip` said so).
+    /// The helpers read the whole group while this thread hashes it and looks for
+    /// each JPEG's, PNG's or GIF's end (files up to `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
+    /// huge file that is no picture costs no read); `completion` runs on `queue`
+    /// (the inspector's own) once they have answered, so no thread is parked waiting.
+    public func inspect(
+        _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
+        completion: @escaping @Sendable ([Inspection]) -> Void
+    ) {
+        var inspections = [Inspection](repeating: .oneByOne, count: requests.count)
+        var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
+        for (index, request) in requests.enumerated() where !skip() {
+            do throws(FilingError) {
+                let (source, fd, status) = try openSource(request)
+                if mustCopy(request, status: status) {
+                    fd.close()
+                    continue
+                }
+                opened.append((index, source, fd, status))
+            } catch {
+                inspections[index] = .failed(error)
             }
-            try verifyEnd(scan, source: source)
-            try checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
-            keep = true
-            return .ready(
-                InspectedFile(
-                    request: request, source: source, fd: fd, status: before, info: info, hash: hashed.hash,
-                    size: hashed.size))
-        } catch {
-            return .failed(error)
         }
+        let reads = helpers.inspect(
+            opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
+        let hashes = opened.map { file in
+            file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source, scanning: .anyType) : nil
+        }
+        let started = inspections
+        let files = opened
+        reads.notify(queue: queue) { [self] answers in
+            completion(finish(requests, started, files, answers: answers, hashes: hashes))
+        }
+    }
+
+    /// Files up to this size are hashed while the helpers read them.
+    static let hashAheadLimit: Int64 = 64 << 20
+
+    /// The hash, the size read, and the end scans that saw the bytes: every format's
+    /// while the type is not known yet, else the type's own.
+    private typealias Hashed = (hash: String, size: Int64, ends: EndMarkerScans)
+
+    private func hash(_ fd: FileDescriptor, _ source: BytePath, scanning ends: EndMarkerScans)
+        -> Result<Hashed, FilingError>
+    {
+        Result { () throws(FilingError) in
+            var ends = ends
+            let hashed = try systemCall(source) { () throws(SystemError) in
+                try copier.hash(fd, path: source, scanning: &ends)
+            }
+            return (hashed.hash, hashed.size, ends)
+        }
+    }
+
+    /// Joins each opened file's answer and hash, and checks its end came (by the
+    /// type the helper found) and it did not change meanwhile.
+    private func finish(
+        _ requests: [FilingRequest], _ started: [Inspection],
+        _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
+        answers: [Result<MediaInfo, MediaError>], hashes: [Result<Hashed, FilingError>?]
+    ) -> [Inspection] {
+        var inspections = started
+        for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
+            do throws(FilingError) {
+                let info = try read.mapError { FilingError.media($0) }.get()
+                let ownScan = EndMarkerScans(mimeType: info.mimeType)
+                let (hash, size, ends) = try (hashed ?? self.hash(file.fd, file.source, scanning: ownScan))
+                    .get()
+                try verifyEnd(ends, mimeType: info.mimeType, source: file.source)
+                try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)
+                inspections[file.index] = .ready(
+                    InspectedFile(
+                        request: requests[file.index], source: file.source, fd: file.fd, status: file.status,
+                        info: info, hash: hash, size: size))
+            } catch {
+                file.fd.close()
+                inspections[file.index] = .failed(error)
+            }
+        }
+        return inspections
     }
 
     /// Opens the source without following a final symbolic link or blocking on a
@@ -89,31 +151,21 @@ public final class FileInspector {
         return request.mode != .move || status.device != libraryDevice || ownedByAnother
     }
 
+    /// What a helper says the open file is.
     package func readMedia(_ fd: FileDescriptor, source: BytePath, size: Int64) throws(FilingError)
         -> MediaInfo
     {
-        do {
-            return try media().read(fd, path: source, size: size)
-        } catch {
-            throw .media(error)
-        }
+        try helpers.inspect(MediaFile(fd: fd, path: source, size: size)).mapError { FilingError.media($0) }
+            .get()
     }
 
     /// A JPEG, PNG or GIF whose end the hash pass did not meet was cut.
-    func verifyEnd(_ scan: EndMarkerScan?, source: BytePath) throws(FilingError) {
+    func verifyEnd(_ scan: EndMarkerScans, mimeType: String, source: BytePath) throws(FilingError) {
         do {
-            try scan?.verify(path: source)
+            try scan.verify(mimeType: mimeType, path: source)
         } catch {
             throw .media(error)
         }
-    }
-
-    /// The media reader, opened on first use.
-    package func media() throws(MediaError) -> MediaReader {
-        if let mediaReader { return mediaReader }
-        let reader = try MediaReader()
-        mediaReader = reader
-        return reader
     }
 
     /// A writer that still has the file makes its size or mtime move while it is read.

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerCatalog
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
 /// Files one file into the library: the one and only way content enters it.
@@ -26,14 +26,14 @@ public final class Filer {
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
 
-    public init(layout: LibraryLayout, catalog: Catalog, media: MediaReader? = nil, log: Logger)
+    public init(layout: LibraryLayout, catalog: Catalog, helpers: HelperPool = .shared, log: Logger)
         throws(SystemError)
     {
         self.layout = layout
         self.catalog = catalog
         self.log = log
         self.albums = AlbumLinker(layout: layout, catalog: catalog, log: log)
-        self.inspector = try FileInspector(layout: layout, media: media)
+        self.inspector = try FileInspector(layout: layout, helpers: helpers)
     }
 
     public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
@@ -66,7 +66,7 @@ public final class Filer {
             if let temporary { try? Sys.unlink(temporary) }
         }
         let hashed: (hash: String, size: Int64)
-        var scan = EndMarkerScan(mimeType: info.mimeType)
+        var scan = EndMarkerScans(mimeType: info.mimeType)
         if needsCopy {
             let path = nextTemporaryPath()
             let out = try systemCall(source) { () throws(SystemError) in
@@ -82,7 +82,7 @@ public final class Filer {
                 try inspector.copier.hash(fd, path: source, scanning: &scan)
             }
         }
-        try inspector.verifyEnd(scan, source: source)
+        try inspector.verifyEnd(scan, mimeType: info.mimeType, source: source)
 
         try inspector.checkUnchanged(fd, source: source, before: before, bytesRead: hashed.size)
         if request.mode == .keep, try sameBytesAsLastFiled(source, hash: hashed.hash, status: before) {

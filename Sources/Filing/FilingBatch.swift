@@ -1,5 +1,5 @@
 import PhotoFilerCatalog
-import PhotoFilerMedia
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// Files a group of settled files with the durability paid once per group.

@@ -1,6 +1,6 @@
 import Glibc
 import PhotoFilerCatalog
-import PhotoFilerMedia
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// Why one file was not filed. Each case names the file; `description` is one

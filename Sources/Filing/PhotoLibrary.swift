@@ -1,6 +1,6 @@
 import Foundation
 import PhotoFilerCatalog
-import PhotoFilerMedia
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
 /// One open library: its layout, its catalog and the filer that writes it. The
@@ -49,8 +49,8 @@ public final class PhotoLibrary {
             }
             lost = "was damaged (\(reason)); the damaged file is kept as '\(aside.display)'"
         }
-        // exiv2 and libvips report through GLib logging; their chatter is debug detail.
-        MediaLibraryLog.setSink { @Sendable message in log.debug(message) }
+        // What exiv2 and libvips log in the helpers comes back with the answers: debug detail.
+        HelperPool.shared.setLibraryLog { @Sendable message in log.debug(message) }
         do {
             filer = try Filer(layout: layout, catalog: catalog, log: log)
         } catch {

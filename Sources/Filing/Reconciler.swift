@@ -1,6 +1,5 @@
 import Foundation
 import PhotoFilerCatalog
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
@@ -422,7 +421,7 @@ public struct Reconciler {
         }
         let info: MediaInfo
         do {
-            info = try filer.inspector.media().read(fd, path: path, size: status.size)
+            info = try filer.inspector.readMedia(fd, source: path, size: status.size)
         } catch {
             filer.log.warning("\(error.description)")
             return false

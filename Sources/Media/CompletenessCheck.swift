@@ -1,3 +1,6 @@
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
 /// Whether a file's end is there: SPEC's "complete files only" made concrete
 /// per format, with a few small reads near the start and the end, never the
 /// whole file. A file still being written, or cut by a failed download, is

@@ -2,6 +2,7 @@ import CGExiv2
 import CGExiv2Guard
 import Foundation
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What exiv2 (through gexiv2) says about a still image: real pixel size,
 /// orientation, the capture date tags and the hints that make a subtype.
@@ -49,8 +50,10 @@ package struct ExifMetadata {
         userComments.contains { $0.range(of: "screenshot", options: .caseInsensitive) != nil }
     }
 
-    /// Reads the file at `path` (a `/proc/self/fd/N` name); the failure is exiv2's message.
-    package static func read(path: String, isTIFF: Bool = false) -> Result<ExifMetadata, ExifFailure> {
+    /// Reads a file's bytes (a mapping of the whole file); the failure is exiv2's message.
+    package static func read(bytes: UnsafeRawBufferPointer, isTIFF: Bool = false) -> Result<
+        ExifMetadata, ExifFailure
+    > {
         guard let handle = gexiv2_metadata_new() else {
             return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
         }
@@ -58,7 +61,8 @@ package struct ExifMetadata {
         var error: UnsafeMutablePointer<GError>?
         // Through CGExiv2Guard: exiv2 throws C++ exceptions gexiv2 does not catch.
         var thrown: CInt = 0
-        guard pf_gexiv2_open_path(handle, path, &error, &thrown) != 0, thrown == 0 else {
+        let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard pf_gexiv2_open_buf(handle, data, bytes.count, &error, &thrown) != 0, thrown == 0 else {
             let reason = thrown != 0 ? "exiv2 failed on its metadata" : consume(&error)
             return .failure(ExifFailure(reason: reason ?? "exiv2 could not read it"))
         }

@@ -1,3 +1,4 @@
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// Positioned reads (`pread`) of one open file, with failures as `MediaError`s

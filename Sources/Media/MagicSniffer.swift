@@ -1,4 +1,6 @@
 import CMagic
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// libmagic, loaded once per reader: the media type comes from the bytes, never
 /// from the name (SPEC "Content decides").

@@ -1,4 +1,5 @@
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// The supported formats, told apart by libmagic's MIME type: each has its own
 /// completeness check and its own metadata source.

@@ -1,6 +1,8 @@
 import CAVFormat
 import CGExiv2
 import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 import Synchronization
 
 /// Where the C libraries' own messages go (exiv2's "Directory Canon … considered
@@ -42,6 +44,10 @@ private let startup: MediaError? = {
         vips_error_clear()
         return .libraryUnavailable(name: "libvips", reason: reason)
     }
+    // No run-time generated (orc) vector code: the helpers' filter forbids executable
+    // memory, and the scaling is as right without it, only slower.
+    vips_vector_set_enabled(0)
+    photofiler_heif_load_plugins()
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
     // namespace table is process-wide and unlocked).
     for (prefix, uri) in MotionPhoto.namespaces {

@@ -9,7 +9,12 @@ extension MediaReader {
         guard info.frameCount <= 1,
             let video = try MotionPhoto.embeddedVideo(announced: announced, file: file)
         else { return }
-        info.live.embeddedVideo = video
+        var found = video
+        // Its length in seconds, from its own index (no frame is decoded).
+        if case .success(let probe) = VideoProbe.read(file.fd, size: video.length, from: video.offset) {
+            found.duration = probe.duration
+        }
+        info.live.embeddedVideo = found
         if !info.subtypes.contains(MediaInfo.liveSubtype) {
             info.subtypes = (info.subtypes + [MediaInfo.liveSubtype]).sorted()
         }

@@ -10,7 +10,7 @@ import PhotoFilerSystem
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
 /// a few `pread`s for the end of formats that have no end marker, then header-only
 /// reads; no pixel is decoded. A JPEG's, PNG's or GIF's end is found by the pass that
-/// hashes the file (`EndMarkerScan(mimeType:)` on the returned MIME type).
+/// hashes the file, in the daemon (`EndMarkerScans`, chosen by the returned MIME type).
 public final class MediaReader {
     private let sniffer: MagicSniffer
     /// The zone EXIF wall times without an offset are read in.
@@ -24,7 +24,7 @@ public final class MediaReader {
 
     /// Sniffs the type from the bytes, checks the file is complete, reads its metadata.
     /// `fd` is open for reading on a regular file; `path` is for messages and for the
-    /// libraries that need a name (use `/proc/self/fd/N` to reach the same inode).
+    /// screenshot names (nothing opens it).
     public func read(_ fd: FileDescriptor, path: BytePath, size: Int64) throws(MediaError) -> MediaInfo {
         guard size > 0 else { throw .empty(path: path) }
         let file = FileBytes(fd: fd, path: path, size: size)
@@ -35,13 +35,31 @@ public final class MediaReader {
         case .success(let detected): mimeType = detected
         case .failure(let failure): throw .unreadable(path: path, reason: "libmagic: \(failure.reason)")
         }
-        // The same inode as `fd`, whatever happens to `path` meanwhile (a rename, a
-        // symlink swapped in), and no trouble with names that are not UTF-8.
-        let libraryPath = "/proc/self/fd/\(fd.rawValue)"
+        // Every library reads the descriptor's bytes, never a path: the same inode
+        // whatever happens to `path` meanwhile, and nothing to open in the sandbox.
         var format = MediaFormat(mimeType: mimeType)
+        if format == .video {
+            _ = try CompletenessCheck.check(.video, head: head, file: file)
+            return try readVideo(fd, size: size, mimeType: mimeType, path: path)
+        }
+        let mayBeRaw = format == nil && mimeType == "application/octet-stream"
+        guard format != nil || mayBeRaw else { throw .notMedia(path: path, detected: mimeType) }
+        guard size <= Self.largestMappedImage else {
+            guard let format else { throw .notMedia(path: path, detected: mimeType) }
+            throw .damaged(
+                path: path, format: format.displayName,
+                reason: "larger than the \(Self.largestMappedImage >> 20) MiB an image may be")
+        }
+        let bytes: UnsafeRawBufferPointer
+        do {
+            bytes = try Sys.mapReadOnly(fd, count: Int(size))
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        defer { Sys.unmap(bytes) }
         var exif: ExifMetadata?
-        if format == nil, mimeType == "application/octet-stream" {
-            if let raw = Self.cameraRaw(libraryPath) {
+        if mayBeRaw {
+            if let raw = Self.cameraRaw(bytes) {
                 format = .raw
                 mimeType = raw.mimeType ?? mimeType
                 exif = raw
@@ -52,15 +70,15 @@ public final class MediaReader {
         }
         guard let format else { throw .notMedia(path: path, detected: mimeType) }
         let frames = try CompletenessCheck.check(format, head: head, file: file)
-        if format == .video {
-            return try readVideo(libraryPath, mimeType: mimeType, path: path)
-        }
         var (info, announced) = try readImage(
-            libraryPath, format: format, mimeType: mimeType, frames: frames, path: path, size: size,
-            exif: exif)
+            bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
         try readLivePhotoTraits(&info, announced: announced, file: file)
         return info
     }
+
+    /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
+    /// below the helper's address-space limit (a DNG is tens of MiB, a panorama a few hundred).
+    static let largestMappedImage: Int64 = 256 << 20
 
     /// A camera RAW container libmagic does not know (it says octet-stream for
     /// Panasonic's RW2, Canon's CR3, Fujifilm's RAF): exiv2's own type detection
@@ -71,18 +89,20 @@ public final class MediaReader {
         head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) && head[8..<12].elementsEqual("crx ".utf8)
     }
 
-    private static func cameraRaw(_ libraryPath: String) -> ExifMetadata? {
-        guard case .success(let exif) = ExifMetadata.read(path: libraryPath, isTIFF: true),
+    /// exiv2 reads the mapping (gexiv2_metadata_open_buf): the helper's filter lets
+    /// it open no path, and the bytes are the same inode's.
+    private static func cameraRaw(_ bytes: UnsafeRawBufferPointer) -> ExifMetadata? {
+        guard case .success(let exif) = ExifMetadata.read(bytes: bytes, isTIFF: true),
             let detected = exif.mimeType, MediaFormat.rawMimeTypes.contains(detected)
         else { return nil }
         return exif
     }
 
-    private func readVideo(_ libraryPath: String, mimeType: String, path: BytePath) throws(MediaError)
-        -> MediaInfo
+    private func readVideo(_ fd: FileDescriptor, size: Int64, mimeType: String, path: BytePath)
+        throws(MediaError) -> MediaInfo
     {
         let probe: VideoProbe
-        switch VideoProbe.read(path: libraryPath) {
+        switch VideoProbe.read(fd, size: size) {
         case .success(let value): probe = value
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
@@ -96,14 +116,15 @@ public final class MediaReader {
 
     /// `exif` when it was read already (to tell the format).
     private func readImage(
-        _ libraryPath: String, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
-        size: Int64, exif preread: ExifMetadata? = nil
+        _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
+        exif preread: ExifMetadata? = nil
     ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
+        let size = Int64(bytes.count)
         var exif = preread
         var failure: String?
         let tiffLike = format == .tiff || format == .raw
         if exif == nil {
-            switch ExifMetadata.read(path: libraryPath, isTIFF: tiffLike) {
+            switch ExifMetadata.read(bytes: bytes, isTIFF: tiffLike) {
             case .success(let value): exif = value
             case .failure(let error): failure = error.reason
             }
@@ -119,7 +140,7 @@ public final class MediaReader {
             format == .png || format == .gif || (format != .heif && format != .raw && !exifHasSize)
         var vips: VipsHeader?
         if needsVips {
-            switch VipsHeader.read(path: libraryPath) {
+            switch VipsHeader.read(bytes: bytes) {
             case .success(let value): vips = value
             case .failure(let error):
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)

@@ -1,4 +1,5 @@
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// A motion photo's video: where it lies in the still's file, as its XMP (read by
 /// exiv2) or Samsung's trailer says, checked to lie inside the file and to start

@@ -1,3 +1,4 @@
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// File names screenshot tools give: the fallback when the content does not say

@@ -1,6 +1,7 @@
 import CAVFormat
 import Foundation
 import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What libavformat says about a video: that its index (`moov`) can be read and
 /// has a video stream, its size, rotation, duration and creation date.
@@ -14,10 +15,47 @@ package struct VideoProbe {
     /// The Live Photo identifier an iPhone writes into the video's QuickTime keys.
     package var contentIdentifier: String?
 
-    /// Opens `path` (a `/proc/self/fd/N` name); the failure is libavformat's message.
-    package static func read(path: String) -> Result<VideoProbe, VideoFailure> {
-        var opening: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&opening, path, nil, nil)
+    /// Reads the video on `fd` (`size` bytes from `start`: a motion photo's video
+    /// lies inside its still) through `pread`, never by a path (a sandboxed helper
+    /// cannot open one); the failure is libavformat's message.
+    package static func read(_ fd: FileDescriptor, size: Int64, from start: Int64 = 0) -> Result<
+        VideoProbe, VideoFailure
+    > {
+        let input = DescriptorInput(fd: fd, start: start, size: size)
+        return withExtendedLifetime(input) { () -> Result<VideoProbe, VideoFailure> in
+            guard let buffer = av_malloc(DescriptorInput.bufferSize) else {
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            guard
+                let io = avio_alloc_context(
+                    buffer.assumingMemoryBound(to: UInt8.self), Int32(DescriptorInput.bufferSize), 0,
+                    Unmanaged.passUnretained(input).toOpaque(), DescriptorInput.readPacket, nil,
+                    DescriptorInput.seek)
+            else {
+                av_free(buffer)
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            // Runs last: libavformat may have swapped the buffer, so free the current one.
+            defer {
+                withUnsafeMutablePointer(to: &io.pointee.buffer) { av_freep(UnsafeMutableRawPointer($0)) }
+                var context: UnsafeMutablePointer<AVIOContext>? = io
+                avio_context_free(&context)
+            }
+            guard let format = avformat_alloc_context() else {
+                return .failure(VideoFailure(reason: "out of memory"))
+            }
+            format.pointee.pb = io
+            return read(format)
+        }
+    }
+
+    /// Opens `format` (its reader set up); frees it whatever happens.
+    private static func read(_ format: UnsafeMutablePointer<AVFormatContext>) -> Result<
+        VideoProbe, VideoFailure
+    > {
+        var opening: UnsafeMutablePointer<AVFormatContext>? = format
+        // On failure libavformat frees the context itself.
+        let opened = avformat_open_input(&opening, "", nil, nil)
         guard opened >= 0, let context = opening else {
             return .failure(VideoFailure(reason: message(opened)))
         }
@@ -59,6 +97,60 @@ package struct VideoProbe {
 
     package struct VideoFailure: Error {
         package let reason: String
+    }
+
+    /// libavformat's reader over `size` bytes of a descriptor from `start`:
+    /// positioned reads, its own position, nothing read past the range.
+    private final class DescriptorInput {
+        static let bufferSize = 64 * 1024
+        let fd: FileDescriptor
+        let start: Int64
+        let size: Int64
+        var position: Int64 = 0
+
+        init(fd: FileDescriptor, start: Int64, size: Int64) {
+            self.fd = fd
+            self.start = start
+            self.size = size
+        }
+
+        static func from(_ opaque: UnsafeMutableRawPointer?) -> DescriptorInput {
+            Unmanaged<DescriptorInput>.fromOpaque(opaque!).takeUnretainedValue()
+        }
+
+        static let readPacket:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+                opaque, buffer, count in
+                let input = from(opaque)
+                guard input.position < input.size else { return photofiler_averror_eof() }
+                do throws(SystemError) {
+                    let wanted = Int(min(Int64(count), input.size - input.position))
+                    let got = try input.fd.read(
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted),
+                        at: input.start + input.position)
+                    guard got > 0 else { return photofiler_averror_eof() }
+                    input.position += Int64(got)
+                    return Int32(got)
+                } catch {
+                    return photofiler_averror(error.errno.rawValue)
+                }
+            }
+
+        static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
+            opaque, offset, whence in
+            let input = from(opaque)
+            if whence & AVSEEK_SIZE != 0 { return input.size }
+            let target: Int64
+            switch whence & ~AVSEEK_FORCE {
+            case SEEK_SET: target = offset
+            case SEEK_CUR: target = input.position + offset
+            case SEEK_END: target = input.size + offset
+            default: return Int64(photofiler_averror(EINVAL))
+            }
+            guard target >= 0 else { return Int64(photofiler_averror(EINVAL)) }
+            input.position = target
+            return target
+        }
     }
 
     /// The display matrix turns the picture counter-clockwise by

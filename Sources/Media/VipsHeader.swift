@@ -1,4 +1,6 @@
 import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
 
 /// What libvips' loaders say from a header read: the frame count of an animated
 /// GIF or WebP, a pixel size when exiv2 has none, and whether the loader (libpng,
@@ -10,9 +12,10 @@ package struct VipsHeader {
     /// Frames (`n-pages`): above 1 for an animation.
     package var pages: Int
 
-    /// Reads the header of the file at `path`; the failure is libvips' message.
-    package static func read(path: String) -> Result<VipsHeader, VipsFailure> {
-        guard let image = photofiler_vips_open_header_strict(path) else {
+    /// Reads the header from a file's bytes (a mapping of the whole file); the
+    /// failure is libvips' message.
+    package static func read(bytes: UnsafeRawBufferPointer) -> Result<VipsHeader, VipsFailure> {
+        guard let image = photofiler_vips_open_header_strict(bytes.baseAddress, bytes.count) else {
             let reason = lastError()
             return .failure(VipsFailure(reason: reason.isEmpty ? "libvips could not open it" : reason))
         }

@@ -1,3 +1,6 @@
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
 /// The chunk list of a WebP file (RIFF): complete when the chunks fill the RIFF
 /// length, animated when it holds more than one `ANMF` frame.
 ///

@@ -1,13 +1,19 @@
 import Foundation
 import Glibc
+import PhotoFilerHelper
 import PhotoFilerMedia
+import PhotoFilerMediaTypes
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
-// photofiler-fuzz: feeds arbitrary bytes to the metadata readers (type sniffer,
-// completeness check, gexiv2/libvips/libavformat metadata, capture-date parsers)
-// and to the two hand-written walkers of Live Photos: the Apple MakerNote IFD and
-// Samsung's SEF trailer (seeds: any file; the MakerNote signature is put in front
-// so that mutations reach the IFD walk).
+// photofiler-fuzz: feeds arbitrary bytes to the helper's entry point, the one
+// place strangers' bytes are parsed (`HelperServer.answer`: type sniffer,
+// completeness check, gexiv2/libvips/libavformat metadata), and to the
+// capture-date parsers. It runs the helper's code in process, without the
+// lockdown, so that a crash shows where it is.
+// It also runs the two hand-written walkers of Live Photos: the Apple MakerNote
+// IFD and Samsung's SEF trailer (the MakerNote signature is put in front of the
+// bytes so that mutations reach the IFD walk).
 //
 // libFuzzer build (coverage of the Swift code; -DFUZZING swaps in its driver):
 //   swift build -c debug --scratch-path .build/fuzz --product photofiler-fuzz \
@@ -17,21 +23,20 @@ import PhotoFilerSystem
 //   photofiler-fuzz [--iterations N] [--seed S] FILE…     mutate each FILE N times
 //   photofiler-fuzz --replay FILE…                         run each file once
 
-/// One input through every reader. Never throws: errors are expected answers.
+/// One input through the helper's entry point. Never throws: refusals are expected answers.
 final class FuzzHarness {
-    let reader: MediaReader
+    let server = HelperServer()
     let folder: BytePath
     var counter = 0
 
     init() {
-        reader = try! MediaReader()
         var template = Array("/tmp/photofiler-fuzz-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!
         folder = BytePath(cString: made)
     }
 
     func run(_ bytes: UnsafeRawBufferPointer) {
-        // Media: through a real file, as the filer reads it.
+        // Media: through a real file and an `.inspect` request, as the daemon sends it.
         counter += 1
         let path = folder.appending("input-\(counter % 4)")
         try? Sys.unlinkIfPresent(path)
@@ -39,11 +44,15 @@ final class FuzzHarness {
             try? out.writeAll(bytes)
             out.close()
             if let fd = try? Sys.openForReading(path) {
-                _ = try? reader.read(fd, path: path, size: Int64(bytes.count))
+                let request = HelperRequest.inspect(
+                    id: UInt32(truncatingIfNeeded: counter), path: path, size: Int64(bytes.count))
+                _ = server.answer(request.encoded, descriptor: fd)
                 fd.close()
             }
             try? Sys.unlink(path)
         }
+        // The request itself, as bytes a broken daemon (or a fuzzer) could send.
+        _ = server.answer(Array(bytes.prefix(512)), descriptor: nil)
         // Live Photos: the MakerNote walk, on the bytes as they are and behind the
         // signature, and the SEF directory as the end of a file.
         let input = Array(bytes)

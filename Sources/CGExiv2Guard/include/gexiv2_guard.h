@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-gboolean pf_gexiv2_open_path(GExiv2Metadata *metadata, const gchar *path, GError **error, int *thrown);
+// Reads from memory (the helper's read-only mapping of the file it was handed):
+// a sandboxed helper cannot open paths.
+gboolean pf_gexiv2_open_buf(GExiv2Metadata *metadata, const guint8 *data, glong count, GError **error, int *thrown);
 gint pf_gexiv2_get_pixel_width(GExiv2Metadata *metadata, int *thrown);
 gint pf_gexiv2_get_pixel_height(GExiv2Metadata *metadata, int *thrown);
 GExiv2Orientation pf_gexiv2_try_get_orientation(GExiv2Metadata *metadata, GError **error, int *thrown);

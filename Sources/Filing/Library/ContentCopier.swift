@@ -1,4 +1,4 @@
-import PhotoFilerMedia
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// Reads a file once: hashing it, and copying it when a copy is needed.
@@ -15,9 +15,8 @@ package final class ContentCopier {
 
     /// SHA-256 of the whole file, read from offset 0 with `pread`; also returns the
     /// number of bytes read (so a file that grew or shrank meanwhile is caught).
-    /// `scan`, when given, sees every byte in order (the format's end is found in
-    /// the same pass).
-    package func hash(_ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScan?)
+    /// `scan` sees every byte in order (the format's end is found in the same pass).
+    package func hash(_ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScans)
         throws(SystemError) -> (hash: String, size: Int64)
     {
         try stream(source, path: path, into: nil, scanning: &scan)
@@ -27,14 +26,14 @@ package final class ContentCopier {
     package func hash(_ source: FileDescriptor, path: BytePath) throws(SystemError) -> (
         hash: String, size: Int64
     ) {
-        var none: EndMarkerScan? = nil
+        var none = EndMarkerScans.none
         return try stream(source, path: path, into: nil, scanning: &none)
     }
 
     /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs the copy.
     package func copy(
         _ source: FileDescriptor, path: BytePath, to destination: FileDescriptor,
-        scanning scan: inout EndMarkerScan?
+        scanning scan: inout EndMarkerScans
     ) throws(SystemError) -> (hash: String, size: Int64) {
         let result = try stream(source, path: path, into: destination, scanning: &scan)
         try destination.sync()
@@ -43,7 +42,7 @@ package final class ContentCopier {
 
     private func stream(
         _ source: FileDescriptor, path: BytePath, into destination: FileDescriptor?,
-        scanning scan: inout EndMarkerScan?
+        scanning scan: inout EndMarkerScans
     ) throws(SystemError) -> (hash: String, size: Int64) {
         var hasher = ContentHasher()
         var offset: Int64 = 0
@@ -57,7 +56,7 @@ package final class ContentCopier {
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             hasher.update(chunk)
-            scan?.consume(chunk)
+            scan.consume(chunk)
             try destination?.writeAll(chunk)
             offset += Int64(count)
         }

@@ -1,6 +1,5 @@
 import Foundation
 import PhotoFilerCatalog
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 

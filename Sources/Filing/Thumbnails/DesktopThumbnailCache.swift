@@ -1,4 +1,4 @@
-import PhotoFilerMedia
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// The freedesktop thumbnail cache (`$XDG_CACHE_HOME/thumbnails/`, spec 0.9) that

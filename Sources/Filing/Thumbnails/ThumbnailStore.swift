@@ -1,7 +1,7 @@
 import Glibc
 import PhotoFilerCatalog
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
+import PhotoFilerSandbox
 import PhotoFilerSystem
 
 /// The library's two thumbnail sizes (SPEC "Thumbnails and covers"), by longest edge.
@@ -18,12 +18,13 @@ public enum ThumbnailSize: Int, Sendable, CaseIterable {
 /// also fills the desktop's thumbnail cache for the roll file and every album entry
 /// when `desktop` is set, from the same decode.
 ///
-/// Uses its catalog connection and the decoders on one queue at a time.
+/// Uses its catalog connection on one queue at a time; the decoding is done by the helpers.
 public final class ThumbnailStore {
     public let layout: LibraryLayout
     public let desktop: DesktopThumbnailCache?
     private let catalog: Catalog
-    private let maker: ThumbnailMaker
+    /// The decoding is a helper's (`SandboxedThumbnails`).
+    private let maker: SandboxedThumbnails
 
     public init(layout: LibraryLayout, catalog: Catalog, desktop: DesktopThumbnailCache?)
         throws(ThumbnailError)
@@ -31,11 +32,7 @@ public final class ThumbnailStore {
         self.layout = layout
         self.catalog = catalog
         self.desktop = desktop
-        do {
-            maker = try ThumbnailMaker()
-        } catch {
-            throw .libraries(error.description)
-        }
+        maker = SandboxedThumbnails(helpers: .shared, temporaryFolder: layout.temporary)
     }
 
     /// The store of an open library, on its catalog connection (the library's queue).
@@ -146,15 +143,11 @@ public final class ThumbnailStore {
             throw .system(error)
         }
         defer { fd.close() }
-        do throws(ThumbnailFailure) {
-            let request = ThumbnailRequest(source: .image, renditions: [rendition])
-            guard let made = try maker.make(fd, size: size, request).first else {
-                throw ThumbnailFailure("nothing was encoded")
-            }
-            return made.bytes
-        } catch {
-            throw .undecodable(path: thumbnail, reason: error.reason)
+        let request = ThumbnailRequest(source: .image, renditions: [rendition])
+        guard let made = try maker.make(fd, path: thumbnail, size: size, request).first else {
+            throw .undecodable(path: thumbnail, reason: "nothing was encoded")
         }
+        return made.bytes
     }
 
     /// The asset with `id`, through this store's catalog connection.
@@ -196,11 +189,7 @@ public final class ThumbnailStore {
         }
         defer { fd.close() }
         let request = ThumbnailRequest(source: .init(info), renditions: renditions)
-        do {
-            return try maker.make(fd, size: size, request)
-        } catch {
-            throw .undecodable(path: rollFile, reason: error.reason)
-        }
+        return try maker.make(fd, path: rollFile, size: size, request)
     }
 
     /// Temp-then-rename: the temporary file is in `.photofiler/tmp`, the one place

@@ -1,5 +1,6 @@
 import CGExiv2Guard
 import CVips
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// A camera RAW or DNG file's thumbnail: Debian's libvips 8.14 has no RAW loader,

@@ -1,5 +1,6 @@
 import CAVCodec
 import CAVFormat
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// libavformat reading one open file through its descriptor (positioned reads),

@@ -1,4 +1,5 @@
 import CVips
+import PhotoFilerMediaTypes
 
 /// Encodes one rendition: a stripped JPEG, or a freedesktop PNG (RGBA, its text
 /// chunks, no ICC profile or EXIF).

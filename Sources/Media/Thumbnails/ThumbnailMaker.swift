@@ -1,4 +1,5 @@
 import CVips
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// Makes thumbnails: an open, read-only file in, encoded JPEG and PNG bytes out.

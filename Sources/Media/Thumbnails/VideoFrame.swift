@@ -1,6 +1,7 @@
 import CAVCodec
 import CAVFormat
 import CVips
+import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// A video's thumbnail: the frame about a tenth into it (past a black first frame,

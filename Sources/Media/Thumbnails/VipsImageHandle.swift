@@ -1,4 +1,5 @@
 import CVips
+import PhotoFilerMediaTypes
 
 /// One reference to a `VipsImage` (a GObject), released when the handle goes.
 /// Used on one thread at a time, like the maker that owns it.

@@ -1,7 +1,6 @@
 import Foundation
 import PhotoFilerCatalog
 import PhotoFilerFiling
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
 
 /// `photofiler list`: assets, newest first.

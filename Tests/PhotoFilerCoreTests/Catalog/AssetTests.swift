@@ -2,7 +2,6 @@ import TestSupport
 import Testing
 
 @testable import PhotoFilerCatalog
-@testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem
 

@@ -1,7 +1,6 @@
 import Foundation
 
 @testable import PhotoFilerCatalog
-@testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem
 

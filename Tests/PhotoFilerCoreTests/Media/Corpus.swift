@@ -16,9 +16,9 @@ enum Corpus {
         defer { fd.close() }
         let size = try fd.status().size
         let info = try reader.read(fd, path: path, size: size)
-        var scan = EndMarkerScan(mimeType: info.mimeType)
+        var scan = EndMarkerScans(mimeType: info.mimeType)
         _ = try ContentCopier().hash(fd, path: path, scanning: &scan)
-        try scan?.verify(path: path)
+        try scan.verify(mimeType: info.mimeType, path: path)
         return info
     }
 }

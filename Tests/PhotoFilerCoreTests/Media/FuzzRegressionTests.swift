@@ -3,7 +3,10 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import PhotoFilerHelper
 @testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSandbox
 @testable import PhotoFilerSystem
 
 /// What fuzzing the metadata readers found, kept as regression tests (issue 4),
@@ -15,15 +18,19 @@ import Testing
     static let examples: BytePath = BytePath(#filePath).parent.parent.parent.parent.appending(
         "examples/pictures")
 
-    /// Runs one input through the sniffer, the completeness check, the metadata
-    /// readers and the date parsers; errors are fine, a crash or a hang is not.
+    /// Runs one input through the helper's entry point (the sniffer, the completeness
+    /// check, the metadata readers) and the date parsers; refusals are fine, a crash
+    /// or a hang is not.
     @discardableResult
-    static func feed(_ bytes: [UInt8], reader: MediaReader, folder: TemporaryFolder) throws -> Bool {
+    static func feed(_ bytes: [UInt8], server: HelperServer, folder: TemporaryFolder) throws -> Bool {
         let path = folder.file("input")
         try writeFile(path, bytes)
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
-        let read = (try? reader.read(fd, path: path, size: Int64(bytes.count))) != nil
+        // The helper's entry point, as the daemon's request reaches it.
+        let request = HelperRequest.inspect(id: 1, path: path, size: Int64(bytes.count))
+        let answer = try HelperAnswer.decode(server.answer(request.encoded, descriptor: fd))
+        let read = answer.outcome == .value
         let name = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }
         _ = CaptureDates.fromFileName(BytePath(bytes: name))
         let text = String(decoding: bytes.prefix(40), as: UTF8.self)
@@ -37,18 +44,18 @@ import Testing
     }
 
     @Test func keptInputsReplayWithoutCrashing() throws {
-        let reader = try MediaReader()
+        let server = HelperServer()
         let folder = try TemporaryFolder()
         for name in Self.keptInputs {
             let started = Date()
-            try Self.feed(try readFile(Self.inputs.appending(name)), reader: reader, folder: folder)
+            try Self.feed(try readFile(Self.inputs.appending(name)), server: server, folder: folder)
             #expect(Date().timeIntervalSince(started) < 5, "\(name) took too long")
         }
     }
 
     /// A few hundred mutations (bit flips, cuts, huge lengths) of each example picture.
     @Test func shortMutationRun() throws {
-        let reader = try MediaReader()
+        let server = HelperServer()
         let folder = try TemporaryFolder()
         var state: UInt64 = 0x5EED
         func next(_ bound: Int) -> Int {
@@ -72,7 +79,7 @@ import Testing
                     }
                     if bytes.count < 2 { bytes = [0xFF, 0xD8] }
                 }
-                if try Self.feed(bytes, reader: reader, folder: folder) { readable += 1 }
+                if try Self.feed(bytes, server: server, folder: folder) { readable += 1 }
                 runs += 1
             }
         }

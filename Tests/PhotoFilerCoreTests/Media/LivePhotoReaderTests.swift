@@ -166,6 +166,7 @@ import Testing
         #expect(info.subtypes.contains("live"))
         #expect(info.live.embeddedVideo?.length == Int64(mp4.count))
         #expect(info.live.embeddedVideo?.offset == Int64(motion.count - mp4.count))
+        #expect(info.live.embeddedVideo?.duration.map { abs($0 - 1) < 0.2 } == true, "ffmpeg's clip is 1 s")
     }
 
     /// The newer Google form: a `Container:Directory` whose `MotionPhoto` item gives

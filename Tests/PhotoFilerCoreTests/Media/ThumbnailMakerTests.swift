@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import PhotoFilerFiling
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem

@@ -18,6 +18,15 @@ public enum MediaError: Error, Sendable, Equatable {
     case unreadable(path: BytePath, reason: String)
     /// A C library could not start (libmagic's database missing, say).
     case libraryUnavailable(name: String, reason: String)
+    /// The sandboxed reader failed on this file (`what`: it crashed on it twice, ran
+    /// out of memory or CPU time, answered nonsense).
+    case readerFailed(path: BytePath, what: String)
+    /// The sandboxed reader was still on this file after `seconds`: a parser loops on it.
+    case readerTimedOut(path: BytePath, seconds: Int)
+    /// No sandboxed reader could be started.
+    case readerUnavailable(path: BytePath, reason: String)
+    /// photofiler stopped before a sandboxed reader got to this file.
+    case notReadBeforeStop(path: BytePath)
 }
 
 extension MediaError: CustomStringConvertible {
@@ -39,6 +48,18 @@ extension MediaError: CustomStringConvertible {
             return "'\(path.display)' cannot be read (\(reason)); give photofiler read access to it."
         case .libraryUnavailable(let name, let reason):
             return "\(name) could not start (\(reason)); reinstall it with 'make deps'."
+        case .readerFailed(let path, let what):
+            return
+                "'\(path.display)' could not be read: photofiler's sandboxed reader \(what) on it; it is left where it is: open it in a viewer, and save it again from the app if it is broken."
+        case .readerTimedOut(let path, let seconds):
+            return
+                "'\(path.display)' could not be read: photofiler's sandboxed reader was still on it after \(seconds) s (its bytes make a parser loop); it is left where it is: save it again from the app."
+        case .readerUnavailable(let path, let reason):
+            return
+                "'\(path.display)' was not read: photofiler's sandboxed reader is unavailable (\(reason)); it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."
+        case .notReadBeforeStop(let path):
+            return
+                "'\(path.display)' was not read before photofiler stopped; it is left where it is and read at the next start."
         }
     }
 }

@@ -1,6 +1,4 @@
-import PhotoFilerMediaTypes
-
-/// What one decode of a file is to produce: the renditions, each a longest edge
+/// What one decode of a file is to produce (in a helper: the daemon only asks): the renditions, each a longest edge
 /// and an encoding. The library's JPEGs (256, 1024) and the desktop's PNGs (128
 /// to 1024, one per path that shows the file) come from the same decoded picture.
 package struct ThumbnailRequest: Sendable, Equatable {
@@ -66,13 +64,25 @@ package struct EncodedThumbnail: Sendable, Equatable {
     package var width: Int
     package var height: Int
     package var bytes: [UInt8]
+
+    package init(width: Int, height: Int, bytes: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
 }
 
 /// Why a file gave no thumbnail: the decoder's own words.
 package struct ThumbnailFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package var reason: String
+    /// Not the file's doing (no helper could be had: the process is stopping, the
+    /// helper is not installed): the thumbnail is tried again later.
+    package var isTransient: Bool
 
-    package init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String, isTransient: Bool = false) {
+        self.reason = reason
+        self.isTransient = isTransient
+    }
 
     package var description: String { reason }
 }

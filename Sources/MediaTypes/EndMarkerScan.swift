@@ -14,7 +14,8 @@ import PhotoFilerSystem
 /// at its trailer byte (0x3B), found by walking its blocks and sub-blocks.
 ///
 /// A pure state machine over the bytes in order: `consume` takes each chunk the
-/// hash pass reads.
+/// hash pass reads. Pure byte scanning, no decoder: it runs in the daemon, beside
+/// the hash (`EndMarkerScans`).
 package struct EndMarkerScan {
     private enum Format { case jpeg, png, gif }
 
@@ -56,9 +57,12 @@ package struct EndMarkerScan {
     private var header: [UInt8] = []
     /// The format's name, for the message when the end is missing.
     package let formatName: String
+    /// The MIME type whose end this scan looks for.
+    package let mimeType: String
 
     /// A scan for the formats whose end is a marker inside the file; nil for the others.
     package init?(mimeType: String) {
+        self.mimeType = mimeType
         switch mimeType {
         case "image/jpeg":
             format = .jpeg

@@ -1,5 +1,3 @@
-import PhotoFilerSystem
-
 extension FileDescriptor {
     /// Writes all of `bytes` (`withUnsafeBytes` rethrows untyped errors, so the
     /// typed one is carried out in a `Result`).

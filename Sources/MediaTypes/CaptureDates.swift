@@ -1,5 +1,4 @@
 import Foundation
-import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// SPEC's capture-date chain, as pure functions: EXIF or container date, else a

@@ -1,5 +1,4 @@
 import Foundation
-import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// The file-name conventions of chat apps, phones and screenshot tools that put

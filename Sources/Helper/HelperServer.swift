@@ -1,0 +1,203 @@
+import Foundation
+import Glibc
+import PhotoFilerMedia
+import PhotoFilerMediaTypes
+import PhotoFilerSandbox
+import PhotoFilerSystem
+import Synchronization
+
+/// The helper's side of the protocol: one request in, one answer out.
+///
+/// `answer(_:descriptor:)` is the whole entry point for strangers' bytes (the fuzz
+/// target calls it too); `run()` is the helper process: start the libraries, lock
+/// down, then answer until the daemon hangs up.
+package final class HelperServer {
+    private let reader: Result<MediaReader, MediaError>
+    private let maker: Result<ThumbnailMaker, MediaError>
+    /// Set when the lockdown failed: then nothing is read at all.
+    private var unsafe: String?
+
+    package init() {
+        do {
+            reader = .success(try MediaReader())
+        } catch {
+            reader = .failure(error)
+        }
+        do {
+            maker = .success(try ThumbnailMaker())
+        } catch {
+            maker = .failure(error)
+        }
+        MediaLibraryLog.setSink { @Sendable note in Self.notes.withLock { $0.append(note) } }
+        warmUp()
+    }
+
+    /// What the C libraries logged while the current request was answered.
+    private static let notes = Mutex<[String]>([])
+
+    /// `photofiler-helper __helper`, started by the daemon with its socket at fd 3.
+    package static func run() -> Never {
+        let socket = FileDescriptor(rawValue: HelperExecutable.socketDescriptor)
+        // Before any thread starts, so the decoders' threads cannot spend RLIMIT_AS on
+        // arenas under contention. (Seen twice on a machine at load 20, not reproduced
+        // alone: libheif's decoder failing on a good HEIC; this is the likely cause.)
+        Sys.limitMallocArenas(2)
+        let server = HelperServer()
+        do throws(LockdownError) {
+            try Lockdown.apply(socket: socket)
+        } catch {
+            server.unsafe = "the sandbox could not be set up: \(error)"
+        }
+        while true {
+            let message: (bytes: [UInt8], descriptors: [FileDescriptor])?
+            do {
+                message = try Sys.receiveMessage(socket, limit: HelperRequest.largestMessage)
+            } catch  where error.errno.rawValue == EMSGSIZE {
+                continue  // an oversized request: dropped; the daemon's deadline notices
+            } catch {
+                exit(1)  // no socket at fd 3: not started by photofiler
+            }
+            guard let message else { exit(0) }  // the daemon hung up: idle, or gone
+            let answer = server.answer(
+                message.bytes, descriptor: message.descriptors.first,
+                output: message.descriptors.dropFirst().first)
+            for descriptor in message.descriptors { descriptor.close() }
+            do {
+                try Sys.sendMessage(socket, answer)
+            } catch {
+                exit(0)
+            }
+        }
+    }
+
+    /// The answer to one request (`descriptor` is the file it came with, `output` a
+    /// thumbnail's output file). Never throws: a refusal is an answer.
+    package func answer(_ message: [UInt8], descriptor: FileDescriptor?, output: FileDescriptor? = nil)
+        -> [UInt8]
+    {
+        let request: HelperRequest
+        switch HelperRequest.decode(message) {
+        case .success(let decoded): request = decoded
+        case .failure(let failure):
+            return HelperAnswer(id: failure.id ?? 0, outcome: .unsupported, body: []).encoded
+        }
+        switch request.kind {
+        case .inspect:
+            guard let descriptor, let (path, size) = try? request.inspectBody() else {
+                return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
+            }
+            #if DEBUG
+                HelperFaults.trigger(descriptor)
+            #endif
+            let result = inspect(descriptor, path: path, size: size)
+            let notes = Self.takeNotes()
+            switch result {
+            case .success(let info):
+                return HelperAnswer(id: request.id, outcome: .value, body: info.wire, notes: notes).encoded
+            case .failure(let error):
+                return HelperAnswer(id: request.id, outcome: .refused, body: error.wire, notes: notes).encoded
+            }
+        case .thumbnail:
+            guard let descriptor, let output, let (_, size, thumbnail) = try? request.thumbnailBody() else {
+                return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
+            }
+            let result = makeThumbnails(descriptor, size: size, thumbnail, into: output)
+            let notes = Self.takeNotes()
+            switch result {
+            case .success(let layout):
+                return HelperAnswer(id: request.id, outcome: .value, body: layout.wire, notes: notes).encoded
+            case .failure(let failure):
+                var body = WireWriter()
+                body.text(String(decoding: failure.reason.utf8.prefix(1000), as: UTF8.self))
+                return HelperAnswer(id: request.id, outcome: .refused, body: body.bytes, notes: notes).encoded
+            }
+        case .probeOpen:
+            #if DEBUG
+                guard let path = try? request.probeBody() else {
+                    return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
+                }
+                var body = WireWriter()
+                do {
+                    let fd = try Sys.openForReading(path)
+                    fd.close()
+                    body.integer(0)
+                } catch {
+                    body.integer(Int64(error.errno.rawValue))
+                }
+                return HelperAnswer(id: request.id, outcome: .value, body: body.bytes).encoded
+            #else
+                return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
+            #endif
+        }
+    }
+
+    /// What the C libraries logged while the current request was answered, cut to
+    /// what an answer carries.
+    private static func takeNotes() -> [String] {
+        notes.withLock { notes in
+            defer { notes = [] }
+            // A cut inside a character becomes one U+FFFD (3 bytes for the 1–3 cut off).
+            return notes.prefix(Int(HelperAnswer.mostNotes)).map {
+                String(decoding: $0.utf8.prefix(HelperAnswer.longestNote - 2), as: UTF8.self)
+            }
+        }
+    }
+
+    /// Encodes the renditions and writes them into `output`, one after another.
+    private func makeThumbnails(
+        _ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest, into output: FileDescriptor
+    ) -> Result<ThumbnailLayout, ThumbnailFailure> {
+        if let unsafe { return .failure(ThumbnailFailure(unsafe)) }
+        let maker: ThumbnailMaker
+        switch self.maker {
+        case .failure(let error): return .failure(ThumbnailFailure(error.description))
+        case .success(let value): maker = value
+        }
+        do throws(ThumbnailFailure) {
+            let made = try maker.make(fd, size: size, request)
+            var parts: [ThumbnailLayout.Part] = []
+            for thumbnail in made {
+                do {
+                    try output.writeAll(thumbnail.bytes)
+                } catch {
+                    throw ThumbnailFailure("the thumbnail could not be written: \(error)")
+                }
+                parts.append(
+                    ThumbnailLayout.Part(
+                        width: thumbnail.width, height: thumbnail.height, length: Int64(thumbnail.bytes.count)
+                    ))
+            }
+            return .success(ThumbnailLayout(parts: parts))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func inspect(_ fd: FileDescriptor, path: BytePath, size: Int64) -> Result<MediaInfo, MediaError> {
+        if let unsafe { return .failure(.libraryUnavailable(name: "photofiler-helper", reason: unsafe)) }
+        switch reader {
+        case .failure(let error): return .failure(error)
+        case .success(let reader):
+            do {
+                return .success(try reader.read(fd, path: path, size: size))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// What would otherwise load on first use, once the filter forbids opening it:
+    /// the time zone's rules (dates without an offset are read in it) and the text
+    /// tables of case-insensitive matching. Checked with `strace -f` over the corpus:
+    /// after the filter the helper makes no call that it refuses.
+    private func warmUp() {
+        tzset()  // glibc reads /etc/localtime once; libavformat's and exiv2's date calls reuse it
+        let zone = TimeZone.current
+        for seconds in [0, 1_000_000_000, 1_700_000_000] {
+            _ = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        }
+        _ = "Screenshot".range(of: "screenshot", options: .caseInsensitive)
+        _ = CaptureDates.fromExif("2021:05:06 07:08:09", offset: nil)
+        _ = CaptureDates.fromFileName("IMG_20210506_070809.jpg")
+    }
+}

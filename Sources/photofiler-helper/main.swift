@@ -1,0 +1,14 @@
+import Glibc
+import PhotoFilerHelper
+import PhotoFilerSandbox
+
+// photofiler-helper: the sandboxed process that reads strangers' bytes for the
+// photofiler daemon and commands (SPEC "Untrusted bytes"). photofiler starts it
+// itself, with `__helper` and its socket at descriptor 3; it is not a command.
+
+guard CommandLine.arguments.count == 2, CommandLine.arguments[1] == HelperExecutable.modeArgument else {
+    let line = "photofiler-helper is started by photofiler itself; run 'photofiler' instead.\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(2)
+}
+HelperServer.run()

@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSandbox
+@testable import PhotoFilerSystem
+
+/// The helper pool against real `photofiler-helper` processes (built beside this
+/// test binary): the lockdown, the answers, and what a hostile file costs (issue 10).
+@Suite struct HelperPoolTests {
+    static let examples: BytePath = BytePath(#filePath).parent.parent.parent.parent.appending(
+        "examples/pictures")
+
+    /// A shorter deadline for the hang test (long enough for the allocation bomb to
+    /// reach its limit on a loaded machine).
+    static func pool(deadline: Double = 10, idle: Double = 60) -> HelperPool {
+        var settings = HelperPool.Settings()
+        settings.deadlineSeconds = deadline
+        settings.idleSeconds = idle
+        return HelperPool(settings: settings)
+    }
+
+    /// Opens each file and asks `pool` about all of them in one batch.
+    static func inspect(_ paths: [BytePath], with pool: HelperPool) throws -> [Result<MediaInfo, MediaError>]
+    {
+        let fds = try paths.map { try Sys.openForReading($0) }
+        defer { for fd in fds { fd.close() } }
+        let files = try zip(fds, paths).map { fd, path in
+            MediaFile(fd: fd, path: path, size: try fd.status().size)
+        }
+        return pool.inspect(files).wait()
+    }
+
+    static var examplePaths: [BytePath] {
+        get throws {
+            try Sys.listDirectory(examples).map { examples.appending($0.name) }.sorted {
+                $0.display < $1.display
+            }
+        }
+    }
+
+    @Test func helpersAreLockedDownAndCannotOpenAFile() throws {
+        let pool = Self.pool()
+        defer { pool.stop() }
+        _ = try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool)
+        let pids = pool.helperPIDs
+        #expect(!pids.isEmpty)
+        for pid in pids {
+            let status = String(decoding: try readFile(BytePath("/proc/\(pid)/status")), as: UTF8.self)
+            let lines = status.split(separator: "\n").map { $0.split(separator: "\t").joined(separator: " ") }
+            #expect(lines.contains("NoNewPrivs: 1"), "\(status)")
+            #expect(lines.contains("Seccomp: 2"), "\(status)")
+        }
+        for path in ["/etc/passwd", try Self.examplePaths[0].display] {
+            let opened = pool.probeOpen(BytePath(path))
+            #expect(opened == .success(EPERM), "opening \(path) inside the sandbox: \(opened)")
+        }
+    }
+
+    /// The sandboxed answers are exactly what the same reader says in process, for
+    /// the examples and the corpus: nothing the lockdown forbids was needed.
+    @Test func sandboxedAnswersMatchTheReaderInProcess() throws {
+        let paths = try Self.examplePaths + CorpusManifest.entries.map { Fixtures.corpus($0.file) }
+        let pool = Self.pool()
+        defer { pool.stop() }
+        let sandboxed = try Self.inspect(paths, with: pool)
+        let reader = try MediaReader()
+        for (path, answer) in zip(paths, sandboxed) {
+            let fd = try Sys.openForReading(path)
+            defer { fd.close() }
+            let local = Result { () throws(MediaError) in
+                try reader.read(fd, path: path, size: try! fd.status().size)
+            }
+            #expect(answer == local, "\(path.display)")
+        }
+        #expect(sandboxed.filter { (try? $0.get()) != nil }.count >= paths.count / 2)
+    }
+
+    @Test func aHostileFileCostsOnlyItself() throws {
+        let folder = try TemporaryFolder()
+        var paths = try Self.examplePaths
+        let hostile = ["crash": "CRASH", "hang": "HANG", "allocate": "ALLOCATE"].map {
+            name, word -> BytePath in
+            let path = folder.file("\(name).jpg")
+            try? writeFile(path, Array("PHOTOFILER-TEST-\(word)\n".utf8) + Array(repeating: 0, count: 64))
+            return path
+        }
+        paths.insert(hostile[0], at: 1)
+        paths.insert(hostile[1], at: 3)
+        paths.append(hostile[2])
+        let pool = Self.pool(deadline: 8)
+        defer { pool.stop() }
+        let answers = try Self.inspect(paths, with: pool)
+        for (path, answer) in zip(paths, answers) {
+            switch (path.lastComponent.display, answer) {
+            case ("crash.jpg", .failure(.readerFailed(_, let what))):
+                #expect(what.contains("crashed"), "\(what)")
+            case ("hang.jpg", .failure(.readerTimedOut(_, let seconds))):
+                #expect(seconds == 8)
+            case ("allocate.jpg", .failure(.readerFailed(_, let what))):
+                #expect(what.contains("memory"), "\(what)")
+            case (let name, .success) where !["crash.jpg", "hang.jpg", "allocate.jpg"].contains(name):
+                break
+            default:
+                Issue.record("\(path.display): \(answer)")
+            }
+        }
+        // And the pool carries on with fresh helpers.
+        #expect(
+            try Self.inspect(Array(try Self.examplePaths.prefix(2)), with: pool).allSatisfy {
+                (try? $0.get()) != nil
+            })
+    }
+
+    @Test func idleHelpersEnd() throws {
+        let pool = Self.pool(idle: 0.2)
+        defer { pool.stop() }
+        _ = try Self.inspect(try Self.examplePaths, with: pool)
+        let pids = pool.helperPIDs
+        #expect(!pids.isEmpty)
+        #expect(waitUntil(timeout: 10) { pool.helperPIDs.isEmpty })
+        for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "helper \(pid) is still there") }
+        // The next file starts a helper again.
+        #expect(
+            try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool).allSatisfy {
+                (try? $0.get()) != nil
+            })
+    }
+
+    @Test func messagesRoundTripAndNonsenseIsRefused() throws {
+        var info = MediaInfo(
+            mediaType: .video, mimeType: "video/mp4", subtypes: ["live"], pixelWidth: 1920, pixelHeight: 1080,
+            orientation: 6,
+            embeddedDate: CaptureDate(
+                secondsSinceEpoch: 1_700_000_000, utcOffsetSeconds: 3600, source: .container),
+            duration: 2.5, frameCount: 1)
+        // A Live Photo's identifier and a motion photo's video travel too.
+        info.live.contentIdentifier = "6F1C6C6E-2A4B-4B8E-9C0D-1E2F3A4B5C6D"
+        info.live.embeddedVideo = EmbeddedVideo(offset: 4096, length: 123_456, duration: 1.5)
+        #expect(try MediaInfo(wire: info.wire) == info)
+        var spaced = info
+        spaced.live.contentIdentifier = "not an identifier"
+        #expect(throws: WireError.self) { try MediaInfo(wire: spaced.wire) }
+        let refusal = MediaError.damaged(path: "a.png", format: "PNG", reason: "CRC")
+        #expect(try MediaError(wire: refusal.wire, path: "a.png") == refusal)
+        let request = HelperRequest.inspect(id: 7, path: "x.jpg", size: 42)
+        #expect(try HelperRequest.decode(request.encoded).get() == request)
+        // Every cut of a valid answer is refused, never read past its end.
+        let answer = HelperAnswer(id: 3, outcome: .value, body: info.wire, notes: ["exiv2 warning: x"])
+            .encoded
+        for length in 0..<answer.count {
+            #expect(throws: WireError.self) { try HelperAnswer.decode(Array(answer.prefix(length))) }
+        }
+        #expect(throws: WireError.self) { try MediaInfo(wire: Array(info.wire.dropLast())) }
+    }
+}
