@@ -24,7 +24,7 @@ extension Gallery {
             case ("GET", 1, "albums"): return try albums(scope: scope)
             case ("GET", 1, "assets"): return try assets(request, scope: scope)
             case ("GET", 1, "timeline"): return try timeline(request, scope: scope)
-            case ("GET", 1, "events"): return eventStream(scope: scope)
+            case ("GET", 1, "events"): return eventStream(request, scope: scope)
             case ("POST", 1, "pick"), ("POST", 2, "pick"):
                 guard let picker, case .library = scope else { break }
                 return try picker.choose(parts.count == 2 ? parts[1] : nil, request: request, gallery: self)
@@ -109,7 +109,8 @@ extension Gallery {
         return .json(months.map { Month(month: $0.month, count: $0.count) })
     }
 
-    private func eventStream(scope: AccessScope) -> HTTPResponse {
+    /// A reconnecting browser sends `Last-Event-ID` (the `id:` of the last event it saw).
+    private func eventStream(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
         let album: AlbumID?
         switch scope {
         case .library: album = nil
@@ -118,7 +119,7 @@ extension Gallery {
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-            body: .stream(events.open(album: album)))
+            body: .stream(events.open(album: album, lastEventID: request.header("last-event-id"))))
     }
 
     /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/favorite`.

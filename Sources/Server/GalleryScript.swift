@@ -46,14 +46,15 @@ enum GalleryScript {
           }
           if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
 
-          // Server-Sent Events: filed, deleted, changed, each {"id": N}.
+          // Server-Sent Events: filed, deleted, changed, each {"id": N}; after a reconnect the
+          // browser's Last-Event-ID brings what it missed, or `reset` (reload everything).
           const listeners = [];
           function onChange(listener) {
             if (listeners.length === 0) {
               const source = new EventSource('/api/events');
-              for (const name of ['filed', 'deleted', 'changed']) {
+              for (const name of ['filed', 'deleted', 'changed', 'reset']) {
                 source.addEventListener(name, (event) => {
-                  const id = JSON.parse(event.data).id;
+                  const id = name === 'reset' ? null : JSON.parse(event.data).id;
                   for (const each of listeners) each(name, id);
                 });
               }
@@ -257,6 +258,7 @@ enum GalleryScript {
             }
 
             onChange(async (change, id) => {
+              if (change === 'reset') { reload(); return; }
               if (change === 'deleted' && album !== 'Recently Deleted') { forget(id); return; }
               let asset;
               try { asset = await getJSON('/api/assets/' + id); } catch (error) { forget(id); return; }
