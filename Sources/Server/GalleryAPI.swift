@@ -122,7 +122,7 @@ extension Gallery {
             body: .stream(events.open(album: album, lastEventID: request.header("last-event-id"))))
     }
 
-    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/favorite`.
+    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`.
     private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
         -> HTTPResponse
     {
@@ -141,11 +141,13 @@ extension Gallery {
             return thumbnail(of: asset, size: size)
         case ("GET", "original"):
             return original(of: asset, request: request)
+        case ("GET", "video"):
+            return liveVideo(of: asset, request: request)
         case ("PUT", "favorite"), ("DELETE", "favorite"):
             let favorite = method == "PUT"
             try catalog.read { try $0.setFavorite(favorite, of: id) }
             return .noContent()
-        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "favorite"):
+        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"):
             return .error(405, "\(request.path) does not take \(request.method).")
         default:
             return .error(404, "There is no \(request.path) in the gallery's API.")

@@ -46,6 +46,47 @@ enum GalleryScript {
           }
           if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
 
+          // A Live Photo moves while the mouse is over it, while a finger holds it (a long
+          // press), or while it has the keyboard's focus: its video (the paired file, or the
+          // one inside a motion photo) is laid over the still, muted, made only when first played.
+          function livePlayer(host, asset) {
+            let video = null;
+            const start = () => {
+              if (!video) {
+                video = el('video', { class: 'live-video', src: '/api/assets/' + asset.id + '/video', muted: true,
+                                      playsinline: true, loop: true, preload: 'auto', 'aria-hidden': 'true',
+                                      'data-live-video': asset.id });
+                video.muted = true;
+                host.append(video);
+              }
+              host.classList.add('playing');
+              const playing = video.play();
+              if (playing) playing.catch(() => host.classList.remove('playing'));
+            };
+            const stop = () => {
+              host.classList.remove('playing');
+              if (video) video.pause();
+            };
+            let press = null;
+            host.addEventListener('pointerenter', (event) => { if (event.pointerType === 'mouse') start(); });
+            host.addEventListener('pointerleave', (event) => { if (event.pointerType === 'mouse') stop(); });
+            host.addEventListener('pointerdown', (event) => {
+              if (event.pointerType !== 'mouse') press = setTimeout(start, 300);
+            });
+            for (const name of ['pointerup', 'pointercancel']) {
+              host.addEventListener(name, (event) => {
+                clearTimeout(press);
+                if (event.pointerType !== 'mouse') stop();
+              });
+            }
+            // A long press would otherwise open the browser's menu for the picture.
+            host.addEventListener('contextmenu', (event) => { if (host.classList.contains('playing')) event.preventDefault(); });
+            host.addEventListener('focus', start);
+            host.addEventListener('blur', stop);
+            return { start, stop };
+          }
+          const isLive = (asset) => asset.subtypes.includes('live') && asset.liveVideo;
+
           // Server-Sent Events: filed, deleted, changed, each {"id": N}; after a reconnect the
           // browser's Last-Event-ID brings what it missed, or `reset` (reload everything).
           const listeners = [];
@@ -155,6 +196,10 @@ enum GalleryScript {
                 tile.addEventListener('click', () => toggle(asset.id, tile));
               } else {
                 tile = el('a', Object.assign(attributes, { href: '/assets/' + asset.id }), image, badge);
+              }
+              if (isLive(asset)) {
+                tile.classList.add('live');
+                livePlayer(tile, asset);
               }
               return tile;
             }
@@ -355,9 +400,15 @@ enum GalleryScript {
             if (asset.mediaType === 'video') {
               view = el('video', { src: original, controls: true, preload: 'metadata', 'aria-label': describe(asset) });
             } else {
-              view = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
+              const image = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
               const shows = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif'].includes(asset.mimeType);
-              view.addEventListener('error', () => { if (shows) view.src = original; }, { once: true });
+              image.addEventListener('error', () => { if (shows) image.src = original; }, { once: true });
+              view = image;
+              if (isLive(asset)) {
+                view = el('span', { class: 'live-frame live', tabindex: '0', 'aria-label': describe(asset) + ' (hover, press or focus to play)' },
+                  image, el('span', { class: 'badge', 'aria-hidden': 'true' }, 'LIVE'));
+                livePlayer(view, asset);
+              }
             }
             const facts = el('dl', { class: 'facts' });
             const fact = (label, ...value) => facts.append(el('dt', {}, label), el('dd', {}, ...value));
@@ -365,6 +416,10 @@ enum GalleryScript {
             fact('Added', new Date(asset.added).toLocaleString());
             fact('Type', asset.mediaType + (asset.subtypes.length ? ' (' + asset.subtypes.join(', ') + ')' : '') + ', ' + asset.mimeType);
             fact('Dimensions', asset.width + ' × ' + asset.height);
+            if (asset.liveVideo) {
+              const seconds = asset.liveVideo.duration === null ? '' : asset.liveVideo.duration.toFixed(1) + ' s, ';
+              fact('Live Photo', seconds + (asset.liveVideo.embedded ? 'inside the picture' : 'paired video'));
+            }
             fact('Size', (asset.size / 1048576).toFixed(2) + ' MB (' + asset.size + ' bytes)');
             const albums = el('span');
             asset.albums.forEach((name, index) => {
