@@ -8,12 +8,15 @@ import PhotoFilerSystem
 /// over one library's catalog, behind SPEC's safety rules.
 ///
 /// `@unchecked Sendable`: the policy's port is written once after the listener
-/// binds, under `lock`; everything else is immutable or Sendable itself.
+/// binds, under `lock`; `timelines` is used only on the catalog's serial queue
+/// (inside `catalog.read`); everything else is immutable or Sendable itself.
 public final class Gallery: HTTPHandler, @unchecked Sendable {
     let catalog: CatalogAccess
     let thumbnails: any ThumbnailSource
     let events: EventHub
     let picker: PickSession?
+    /// Used on the catalog's queue only.
+    let timelines = TimelineCache()
     private let lock = ThreadLock()
     private var policyValue: AccessPolicy
     /// One listener per address bound (two for `localhost`).

@@ -105,7 +105,8 @@ extension Gallery {
         guard let query = try narrowed(request, scope: scope) else {
             return .error(404, "There is no album named '\(request.query["album"] ?? "")'.")
         }
-        let months = try catalog.read { try $0.timeline(query) }
+        let cache = timelines
+        let months = try catalog.read { try cache.timeline(query, in: $0) }
         return .json(months.map { Month(month: $0.month, count: $0.count) })
     }
 

@@ -36,9 +36,11 @@ enum GalleryScript {
           }
           const thumbnail = (id, size) => '/api/assets/' + id + '/thumbnail?size=' + (size || 256);
           const albumHref = (name) => '/albums/' + encodeURIComponent(name);
+          // One formatter for every month: toLocaleDateString makes a new one per call (a millisecond each).
+          const monthFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long' });
           function monthTitle(month) {
             const [year, number] = month.split('-').map(Number);
-            return new Date(year, number - 1, 1).toLocaleDateString(undefined, { year: 'numeric', month: 'long' });
+            return monthFormat.format(new Date(year, number - 1, 1));
           }
           function describe(asset) {
             const what = asset.mediaType === 'video' ? 'Video' : (asset.subtypes.includes('live') ? 'Live Photo' : 'Photo');
@@ -204,11 +206,12 @@ enum GalleryScript {
               return tile;
             }
 
+            // Columns are measured once per reload: reading a width forces a layout, once per month it took seconds.
+            let columns = 4;
             function section(month, count) {
               const grid = el('div', { class: 'grid' });
               const node = el('section', { class: 'month', 'data-month': month, id: 'month-' + month },
                 el('h2', {}, monthTitle(month)), grid);
-              const columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
               grid.style.minHeight = Math.ceil(count / columns) * 184 + 'px';
               return { month, count, node, grid, loaded: false, loading: null };
             }
@@ -223,22 +226,41 @@ enum GalleryScript {
               const timeline = await getJSON('/api/timeline?' + query());
               if (mine !== generation) return;
               if (timeline.length === 0) months.append(el('p', { class: 'hint' }, 'Nothing here yet.'));
-              for (const { month, count } of timeline) addSection(month, count);
+              columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
+              // Newest first, as the timeline lists them: each month goes at the end.
+              const sectionNodes = document.createDocumentFragment();
+              const links = document.createDocumentFragment();
+              for (const { month, count } of timeline) {
+                const entry = section(month, count);
+                sectionNodes.append(entry.node);
+                links.append(scrubberLink(entry));
+                sections.set(month, entry);
+              }
+              months.append(sectionNodes);
+              scrubber.append(links);
+              for (const entry of sections.values()) observer.observe(entry.node);
+              // The newest month is on screen: its assets are asked for now, not after the observer's first frame.
+              if (timeline.length) loadMonth(sections.get(timeline[0].month));
               say(timeline.reduce((sum, m) => sum + m.count, 0) + ' items');
             }
 
+            function scrubberLink(entry) {
+              const link = el('a', { href: '#month-' + entry.month, 'data-month': entry.month }, monthTitle(entry.month));
+              link.addEventListener('click', (event) => {
+                event.preventDefault();
+                entry.node.scrollIntoView();
+                loadMonth(entry).then(() => { const first = entry.grid.querySelector('.tile'); if (first) first.focus({ preventScroll: true }); });
+              });
+              return link;
+            }
+
+            // A month that a new asset brings (the timeline had none of it).
             function addSection(month, count) {
               const entry = section(month, count);
               const later = [...sections.values()].find((other) => other.month < month);
               months.insertBefore(entry.node, later ? later.node : null);
-              const link = el('a', { href: '#month-' + month, 'data-month': month }, monthTitle(month));
-              link.addEventListener('click', (event) => {
-                event.preventDefault();
-                entry.node.scrollIntoView();
-                loadMonth(entry).then(() => { const first = entry.grid.querySelector('.tile'); if (first) first.focus(); });
-              });
               const laterLink = later ? scrubber.querySelector('[data-month="' + later.month + '"]') : null;
-              scrubber.insertBefore(link, laterLink);
+              scrubber.insertBefore(scrubberLink(entry), laterLink);
               sections.set(month, entry);
               observer.observe(entry.node);
               return entry;
@@ -267,8 +289,10 @@ enum GalleryScript {
               if (tiles.has(asset.id)) return;
               const tile = tileFor(asset);
               const key = asset.created + '|' + String(asset.id).padStart(20, '0');
-              const after = [...entry.grid.children].find((other) =>
-                (other.dataset.created + '|' + other.dataset.assetId.padStart(20, '0')) < key);
+              const keyOf = (other) => other.dataset.created + '|' + other.dataset.assetId.padStart(20, '0');
+              // Pages come newest first: most tiles go last, without a walk over the others.
+              const last = entry.grid.lastElementChild;
+              const after = !last || keyOf(last) > key ? null : [...entry.grid.children].find((other) => keyOf(other) < key);
               entry.grid.insertBefore(tile, after || null);
               tiles.set(asset.id, tile);
             }
