@@ -20,8 +20,12 @@ public final class EventHub: @unchecked Sendable {
     /// A read of the change log is queued (changes come in bursts: one read per burst).
     private var readPending = false
 
-    init(catalog: CatalogAccess) {
+    /// Runs on every write to the catalog's folder, before the changes are read.
+    private let catalogWritten: @Sendable () -> Void
+
+    init(catalog: CatalogAccess, catalogWritten: @escaping @Sendable () -> Void = {}) {
         self.catalog = catalog
+        self.catalogWritten = catalogWritten
     }
 
     /// Watches the catalog's folder from now on.
@@ -36,6 +40,7 @@ public final class EventHub: @unchecked Sendable {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: watchQueue)
         source.setEventHandler { @Sendable [unowned self] in
             Sys.drain(fd)
+            catalogWritten()
             scheduleRead()
         }
         source.resume()

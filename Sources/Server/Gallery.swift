@@ -17,6 +17,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     let picker: PickSession?
     /// Used on the catalog's queue only.
     let timelines = TimelineCache()
+    let knownThumbnails = KnownThumbnails()
     private let lock = ThreadLock()
     private var policyValue: AccessPolicy
     /// One listener per address bound (two for `localhost`).
@@ -30,7 +31,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         self.thumbnails = thumbnails
         self.picker = picker
         self.policyValue = policy
-        events = EventHub(catalog: catalog)
+        let known = knownThumbnails
+        events = EventHub(catalog: catalog) { known.forgetAll() }
     }
 
     public var policy: AccessPolicy { lock.withLock { policyValue } }

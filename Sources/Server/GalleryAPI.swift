@@ -127,19 +127,38 @@ extension Gallery {
     private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
         -> HTTPResponse
     {
+        let part = parts.count == 3 ? parts[2] : nil
+        var thumbnailSize = 256
+        if method == "GET", part == "thumbnail" {
+            thumbnailSize = try Self.integer(request.query["size"], name: "size", in: 1...1024) ?? 256
+            guard thumbnailSize == 256 || thumbnailSize == 1024 else {
+                throw BadParameter(message: "The thumbnail size is 256 or 1024, not \(thumbnailSize).")
+            }
+            if case .library = scope, let id = AssetID(parts[1]), id > 0,
+                let known = knownThumbnail(KnownThumbnails.Key(asset: id, size: thumbnailSize))
+            {
+                return known
+            }
+        }
+        let generation = knownThumbnails.current
         guard let id = AssetID(parts[1]), id > 0, let asset = try visibleAsset(id, scope: scope) else {
             return .error(404, "There is no asset '\(parts[1])' in this gallery.")
         }
-        switch (method, parts.count == 3 ? parts[2] : nil) {
+        switch (method, part) {
         case ("GET", nil):
             let layout = catalog.layout
             return .json(try catalog.read { try AssetJSON.load(asset, catalog: $0, layout: layout) })
         case ("GET", "thumbnail"):
-            let size = try Self.integer(request.query["size"], name: "size", in: 1...1024) ?? 256
-            guard size == 256 || size == 1024 else {
-                throw BadParameter(message: "The thumbnail size is 256 or 1024, not \(size).")
+            guard let file = thumbnails.thumbnail(of: asset, size: thumbnailSize),
+                let response = Self.sending(file)
+            else {
+                return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
             }
-            return thumbnail(of: asset, size: size)
+            if case .library = scope {
+                knownThumbnails.remember(
+                    file, for: KnownThumbnails.Key(asset: id, size: thumbnailSize), readAt: generation)
+            }
+            return response
         case ("GET", "original"):
             return original(of: asset, request: request)
         case ("GET", "video"):

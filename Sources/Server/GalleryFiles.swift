@@ -3,12 +3,15 @@ import PhotoFilerCatalog
 import PhotoFilerSystem
 
 extension Gallery {
-    /// The asset's thumbnail as `image/jpeg`; 404 when it has none.
-    func thumbnail(of asset: AssetRecord, size: Int) -> HTTPResponse {
-        guard let file = thumbnails.thumbnail(of: asset, size: size), var response = Self.whole(file.path)
-        else {
-            return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
-        }
+    /// A thumbnail already sent since the catalog last changed, straight from its file;
+    /// nil when it is not known (or its file went): then the catalog and the store answer.
+    func knownThumbnail(_ key: KnownThumbnails.Key) -> HTTPResponse? {
+        knownThumbnails.file(key).flatMap(Self.sending)
+    }
+
+    /// A thumbnail file as a cacheable response; nil when it cannot be opened.
+    static func sending(_ file: ThumbnailFile) -> HTTPResponse? {
+        guard var response = whole(file.path) else { return nil }
         response.addHeader("Content-Type", file.mimeType)
         response.addHeader("Cache-Control", "private, max-age=3600")
         return response

@@ -164,3 +164,20 @@ import Testing
         }
     }
 }
+
+/// Thumbnails already sent are answered from their file until the catalog changes.
+@Suite struct KnownThumbnailsTests {
+    @Test func aChangeForgetsAndALookupThatRacedWithItIsNotKept() {
+        let known = KnownThumbnails()
+        let key = KnownThumbnails.Key(asset: 7, size: 256)
+        let file = ThumbnailFile(path: "/library/.photofiler/thumbnails/ab/ab-256.jpg")
+        known.remember(file, for: key, readAt: known.current)
+        #expect(known.file(key)?.path == file.path)
+        let before = known.current
+        known.forgetAll()
+        #expect(known.file(key) == nil)
+        known.remember(file, for: key, readAt: before)
+        #expect(known.file(key) == nil, "read before the change: maybe stale")
+        #expect(known.file(KnownThumbnails.Key(asset: 7, size: 1024)) == nil)
+    }
+}

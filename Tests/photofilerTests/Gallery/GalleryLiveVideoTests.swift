@@ -67,3 +67,20 @@ import Testing
         #expect((video["duration"] as? Double).map { abs($0 - 1) < 0.2 } == true, "\(video)")
     }
 }
+
+/// A thumbnail answered from its file is made again when that file goes.
+@Suite struct GalleryThumbnailFastPathTests {
+    @Test func aRemovedThumbnailIsMadeAgain() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let asset = try #require(try library.list("--album", "Trip").first)
+        let id = try #require(assetID(asset))
+        let first = try server.request("GET", "/api/assets/\(id)/thumbnail")
+        #expect(first.status == 200 && first.header("content-type") == "image/jpeg")
+        #expect(try server.request("GET", "/api/assets/\(id)/thumbnail").body == first.body)
+        let path = try #require(asset["thumbnail"] as? String)
+        try Sys.unlink(BytePath(path))
+        let again = try server.request("GET", "/api/assets/\(id)/thumbnail")
+        #expect(again.status == 200 && again.body == first.body)
+    }
+}
