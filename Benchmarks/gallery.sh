@@ -71,9 +71,11 @@ with open(sys.argv[2], "w") as ours, open(sys.argv[3], "w") as theirs:
 pids+=($!)
 ours_port=$(serve_port "$work/serve.log")
 nginx_port=$(free_port)
-# The same files through sendfile, keep-alive without a request limit, no access log.
+# The same files through sendfile, keep-alive without a request limit, no access log; as
+# many workers as photofiler serve has pool threads (HTTPLimits.threads), so on a shared
+# machine the scheduler gives both the same number of runnable threads.
 cat > "$work/nginx.conf" <<NGINX
-worker_processes $cores;
+worker_processes 4;
 user root;
 daemon off;
 pid $work/nginx.pid;
