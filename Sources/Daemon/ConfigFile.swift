@@ -12,11 +12,13 @@ import PhotoFilerSystem
 public enum ConfigFile {
     /// The config file the SPEC reads when `--config` is not given:
     /// `$XDG_CONFIG_HOME/photofiler/photofiler.conf` (else under `~/.config`),
-    /// or nil when no such file exists (running without one is normal).
+    /// or nil when no such file exists (running without one is normal). One that
+    /// cannot be looked at may exist: its path is returned, so loading it says why.
     public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> BytePath? {
         let path = XDGDirectories.configHome(environment: environment)
             .appending("photofiler").appending("photofiler.conf")
-        guard case .some(.some) = try? Sys.statusIfExists(path, followLinks: true) else { return nil }
+        let looked = Result { () throws(SystemError) in try Sys.statusIfExists(path, followLinks: true) }
+        if case .success(nil) = looked { return nil }
         return path
     }
 

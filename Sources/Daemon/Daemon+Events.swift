@@ -73,8 +73,13 @@ extension Daemon {
             case .scanFolder(let folder):
                 foundInBatch += scanner.scan(folder).files
             case .lookForContent(let path):
-                // Gone or unreadable already: its next event (or the rescan) says more.
-                if let status = try? Sys.status(path), status.isRegularFile, status.size > 0 {
+                do {
+                    let status = try Sys.status(path)
+                    if status.isRegularFile, status.size > 0 { foundInBatch.append(path) }
+                } catch  where error.errno == .noSuchFile {
+                    // Gone already: nothing to file.
+                } catch {
+                    // Not looked at is not empty: filing it says what is wrong, once.
                     foundInBatch.append(path)
                 }
             case .settle(let events):
@@ -113,9 +118,8 @@ extension Daemon {
             try watcher.watch(directory: root, excluding: [library.layout.root])
             return .watching
         } catch {
-            if case .success(nil) = Result(catching: { () throws(SystemError) in try Sys.statusIfExists(root) }) {
-                return .missing(error)
-            }
+            let looked = Result { () throws(SystemError) in try Sys.statusIfExists(root) }
+            if case .success(nil) = looked { return .missing(error) }
             return .failed(error)
         }
     }

@@ -67,6 +67,7 @@ extension Daemon {
         // Unreadable now: one fingerprint of its own (-1), reported once until it can be read.
         let status = try? Sys.status(path)
         return FileFingerprint(
-            path: path, size: status?.size ?? -1, modificationNanoseconds: status?.modificationNanoseconds ?? -1)
+            path: path, size: status?.size ?? -1,
+            modificationNanoseconds: status?.modificationNanoseconds ?? -1)
     }
 }

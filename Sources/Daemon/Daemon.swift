@@ -76,7 +76,8 @@ public final class Daemon: @unchecked Sendable {
         self.reloadConfiguration = reloadConfiguration
         inboxes = InboxSupervisor(configuration: configuration, library: library.layout.root)
         filing = FilingQueue(
-            settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000, groupSize: Self.filesPerTurn)
+            settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000,
+            groupSize: Self.filesPerTurn)
         monitor = LibraryMonitor(layout: library.layout)
     }
 

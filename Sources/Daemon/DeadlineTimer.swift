@@ -38,7 +38,8 @@ final class DeadlineTimer: @unchecked Sendable {
         armedFor = deadline
         if let deadline {
             timer.schedule(
-                deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .never, leeway: .milliseconds(1))
+                deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .never,
+                leeway: .milliseconds(1))
         } else {
             timer.schedule(deadline: .distantFuture, repeating: .never)
         }

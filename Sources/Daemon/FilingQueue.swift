@@ -193,7 +193,8 @@ package struct FilingQueue {
         return actions
     }
 
-    private mutating func report(_ outcome: FilingOutcome, request: FilingRequest, at now: UInt64) -> [Action] {
+    private mutating func report(_ outcome: FilingOutcome, request: FilingRequest, at now: UInt64) -> [Action]
+    {
         let path = request.source.display
         let album = request.album?.value ?? ""
         switch outcome {
@@ -271,8 +272,9 @@ package enum FilingOutcome {
     case failed(FilingError, FileFingerprint)
 
     /// `rollPath` is absolute (the layout's root before the asset's relative path).
-    package init(_ result: Result<FilingResult, FilingError>, layout: LibraryLayout, fingerprint: () -> FileFingerprint)
-    {
+    package init(
+        _ result: Result<FilingResult, FilingError>, layout: LibraryLayout, fingerprint: () -> FileFingerprint
+    ) {
         switch result {
         case .failure(let error):
             self = .failed(error, fingerprint())
@@ -284,7 +286,8 @@ package enum FilingOutcome {
             let rollPath = layout.absolute(result.rollPath ?? asset.rollPath)
             switch result.outcome {
             case .filed: self = .filed(id: asset.id, rollPath: rollPath)
-            case .duplicate(let joined): self = .duplicate(id: asset.id, rollPath: rollPath, joinedAlbum: joined)
+            case .duplicate(let joined):
+                self = .duplicate(id: asset.id, rollPath: rollPath, joinedAlbum: joined)
             case .restored: self = .restored(id: asset.id, rollPath: rollPath)
             case .alreadySeen: self = .alreadySeen
             }

@@ -131,7 +131,9 @@ package struct InboxSupervisor {
         let folder =
             "The inbox '\(root.display)' (\(inbox.name.value)) is synced by \(engine.rawValue) (\(engine.marker))"
         if configuration.keep ?? inbox.keep == false {
-            return [.log(.info, "\(folder); its config says keep = false, so filed files are moved out of it.")]
+            return [
+                .log(.info, "\(folder); its config says keep = false, so filed files are moved out of it.")
+            ]
         }
         return [
             .log(
@@ -164,7 +166,9 @@ package struct InboxSupervisor {
                 actions += [.log(.error, "\(error)"), .recordError("\(error)")]
             case .directoryAppeared(let path):
                 if missing.contains(path) {
-                    actions += [.watch(path), .log(.info, "The inbox '\(path.display)' is back; watching it again.")]
+                    actions += [
+                        .watch(path), .log(.info, "The inbox '\(path.display)' is back; watching it again."),
+                    ]
                 } else if inboxRoot(for: path) != nil {
                     actions.append(.scanFolder(path))
                 }
@@ -173,7 +177,9 @@ package struct InboxSupervisor {
                 missing.insert(path)
                 actions += [
                     .watchParent(path),
-                    .log(.warning, "The inbox '\(path.display)' was removed; it is watched again when it reappears."),
+                    .log(
+                        .warning,
+                        "The inbox '\(path.display)' was removed; it is watched again when it reappears."),
                     // Made again before the parent's watch existed (`rm -rf inbox;
                     // mkdir inbox`): no event will say so, so look now.
                     .watchIfPresent(path, then: "The inbox '\(path.display)' is back; watching it again."),
@@ -226,7 +232,9 @@ package struct InboxSupervisor {
             } else {
                 actions += add(inbox)
                 actions.append(
-                    .log(.info, "Now watching the inbox '\(inbox.path.display)' for the album \(inbox.name.value)."))
+                    .log(
+                        .info,
+                        "Now watching the inbox '\(inbox.path.display)' for the album \(inbox.name.value)."))
             }
         }
         actions.append(.log(.info, "Configuration reloaded: \(inboxes.count) inbox(es)."))

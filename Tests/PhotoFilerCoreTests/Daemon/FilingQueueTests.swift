@@ -108,7 +108,8 @@ import Testing
         for (ms, size, expected) in [(0, 10, 1), (1000, 10, 0), (2000, 11, 1)] {
             _ = h.at(ms, .found([Self.a]))
             #expect(h.inspected(at: ms + 300) == [Self.a])
-            let actions = h.file(at: ms + 301, [Self.a: .failed(refusal, Self.fingerprint(Self.a, size: Int64(size)))])
+            let actions = h.file(
+                at: ms + 301, [Self.a: .failed(refusal, Self.fingerprint(Self.a, size: Int64(size)))])
             #expect(Self.logs(actions, .error).count == expected, "at \(ms) ms, size \(size)")
             #expect(actions.contains(.recordError(refusal.description)))
         }
@@ -122,14 +123,21 @@ import Testing
         var h = Harness()
         _ = h.at(0, .found([Self.a, Self.b]))
         #expect(h.inspected(at: 300) == [Self.a, Self.b])
-        let first = h.file(at: 301, [Self.a: .failed(.media(error), Self.fingerprint(Self.a)), Self.b: .filed(id: 7, rollPath: "/lib/Roll/b.jpg")])
+        let first = h.file(
+            at: 301,
+            [
+                Self.a: .failed(.media(error), Self.fingerprint(Self.a)),
+                Self.b: .filed(id: 7, rollPath: "/lib/Roll/b.jpg"),
+            ])
         #expect(Self.logs(first, .error) == [error.description])
         #expect(Self.logs(first, .info) == ["Filed '\(Self.b)' → '/lib/Roll/b.jpg' (album QQ)."])
         #expect(first.contains(.makeThumbnails([7], filingBusy: false)))
         // The same file again (a rescan finds it): filed never, said never again.
         _ = h.at(1000, .found([Self.a]))
         #expect(h.inspected(at: 1300) == [Self.a])
-        #expect(Self.logs(h.file(at: 1301, [Self.a: .failed(.media(error), Self.fingerprint(Self.a))]), .error) == [])
+        #expect(
+            Self.logs(h.file(at: 1301, [Self.a: .failed(.media(error), Self.fingerprint(Self.a))]), .error)
+                == [])
     }
 
     @Test func aShortageHoldsTheWorkSaysSoOnceAndRetries() {
@@ -143,21 +151,35 @@ import Testing
         _ = h.at(400, .found([Self.b]))
         #expect(h.inspected(at: 700).isEmpty, "held until the retry")
         #expect(h.queue.nextDeadline == Self.ns(301) + FilingQueue.retryDelay)
-        #expect(h.inspected(at: 5301) == [Self.a, Self.b], "the kept file and the one that settled meanwhile")
-        let second = h.file(at: 5302, [Self.a: .failed(full, Self.fingerprint(Self.a)), Self.b: .failed(full, Self.fingerprint(Self.b))])
+        #expect(
+            h.inspected(at: 5301) == [Self.a, Self.b], "the kept file and the one that settled meanwhile")
+        let second = h.file(
+            at: 5302,
+            [
+                Self.a: .failed(full, Self.fingerprint(Self.a)),
+                Self.b: .failed(full, Self.fingerprint(Self.b)),
+            ])
         #expect(Self.logs(second, .error) == [], "still full: not said again")
         #expect(h.inspected(at: 10302) == [Self.a, Self.b])
-        _ = h.file(at: 10303, [Self.a: .filed(id: 1, rollPath: "/lib/Roll/a.jpg"), Self.b: .failed(full, Self.fingerprint(Self.b))])
+        _ = h.file(
+            at: 10303,
+            [
+                Self.a: .filed(id: 1, rollPath: "/lib/Roll/a.jpg"),
+                Self.b: .failed(full, Self.fingerprint(Self.b)),
+            ])
         #expect(h.inspected(at: 15303) == [Self.b])
         let third = h.file(at: 15304, [Self.b: .failed(full, Self.fingerprint(Self.b))])
-        #expect(Self.logs(third, .error) == [full.description], "room came back in between: a new shortage is said anew")
+        #expect(
+            Self.logs(third, .error) == [full.description],
+            "room came back in between: a new shortage is said anew")
     }
 
     @Test func aFileThatChangedWhileFilingSettlesAgain() {
         var h = Harness()
         _ = h.at(0, .found([Self.a]))
         #expect(h.inspected(at: 300) == [Self.a])
-        let actions = h.file(at: 301, [Self.a: .failed(.changedWhileFiling(path: Self.a), Self.fingerprint(Self.a))])
+        let actions = h.file(
+            at: 301, [Self.a: .failed(.changedWhileFiling(path: Self.a), Self.fingerprint(Self.a))])
         #expect(Self.logs(actions, .error) == [])
         #expect(h.inspected(at: 600).isEmpty)
         #expect(h.inspected(at: 601) == [Self.a])
@@ -169,7 +191,10 @@ import Testing
         #expect(h.inspected(at: 300).count == 2)
         let actions = h.file(
             at: 301,
-            [Self.a: .failed(.media(.empty(path: Self.a)), Self.fingerprint(Self.a)), Self.b: .failed(.vanished(path: Self.b), Self.fingerprint(Self.b))])
+            [
+                Self.a: .failed(.media(.empty(path: Self.a)), Self.fingerprint(Self.a)),
+                Self.b: .failed(.vanished(path: Self.b), Self.fingerprint(Self.b)),
+            ])
         #expect(Self.logs(actions, .error) == [])
         #expect(!actions.contains { if case .recordError = $0 { return true } else { return false } })
     }
@@ -190,7 +215,12 @@ import Testing
         _ = h.at(0, .backlog(files: 2, interval: 1))
         _ = h.at(0, .found([Self.a, Self.b]))
         #expect(h.inspected(at: 300).count == 2)
-        let actions = h.file(at: 2300, [Self.a: .filed(id: 1, rollPath: "/r/a"), Self.b: .duplicate(id: 1, rollPath: "/r/a", joinedAlbum: false)])
+        let actions = h.file(
+            at: 2300,
+            [
+                Self.a: .filed(id: 1, rollPath: "/r/a"),
+                Self.b: .duplicate(id: 1, rollPath: "/r/a", joinedAlbum: false),
+            ])
         #expect(Self.logs(actions, .info).contains { $0.hasPrefix("Start-up backlog done: 2 file(s)") })
         #expect(actions.last == .announceStatus, "all done: systemd hears the status line")
         #expect(h.queue.filedCount == 1, "a duplicate is no filed file")

@@ -65,15 +65,20 @@ import Testing
             return
         }
         #expect(
-            Array(actions[1...]) == [.settle([.modified(a), .overflow]), .rescan(reason: "overflow"), .settle([.closedWrite(b)])])
-        #expect(supervisor.handle(.rescan) == [.detectSyncEngine(Self.qq), .scanTree(Self.qq, announce: false)])
+            Array(actions[1...]) == [
+                .settle([.modified(a), .overflow]), .rescan(reason: "overflow"), .settle([.closedWrite(b)]),
+            ])
+        #expect(
+            supervisor.handle(.rescan) == [.detectSyncEngine(Self.qq), .scanTree(Self.qq, announce: false)])
     }
 
     @Test func aRemovedInboxIsWatchedAgainWhenItIsMadeAgain() {
         var supervisor = Self.supervisor()
         let gone = supervisor.handle(.watcher([.directoryGone(Self.qq)]))
         #expect(gone.first == .watchParent(Self.qq))
-        #expect(gone.contains(.watchIfPresent(Self.qq, then: "The inbox '\(Self.qq)' is back; watching it again.")))
+        #expect(
+            gone.contains(
+                .watchIfPresent(Self.qq, then: "The inbox '\(Self.qq)' is back; watching it again.")))
         #expect(supervisor.states(waiting: []).map(\.state) == [.missing])
         // Not there yet: the rescan only looks.
         #expect(supervisor.handle(.rescan) == [.watchIfPresent(Self.qq, then: nil)])

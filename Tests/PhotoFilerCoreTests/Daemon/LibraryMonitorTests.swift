@@ -59,13 +59,15 @@ import Testing
         (
             "removals close together are looked at together, in order",
             [
-                .event(0, .removed(qqA)), .event(100, .movedOut(rollA)), .tick(250, [.lookAtRemoval(qqA), .lookAtRemoval(rollA)]),
+                .event(0, .removed(qqA)), .event(100, .movedOut(rollA)),
+                .tick(250, [.lookAtRemoval(qqA), .lookAtRemoval(rollA)]),
             ]
         ),
         (
             "a move within the Roll is no removal, even with its halves in two reads",
             [
-                .event(0, .movedOut(rollA)), .event(200, .movedIn(rollB)), .event(200, .renamed(from: rollA, to: rollB)),
+                .event(0, .movedOut(rollA)), .event(200, .movedIn(rollB)),
+                .event(200, .renamed(from: rollA, to: rollB)),
                 .tick(250, []),
             ]
         ),
@@ -75,12 +77,16 @@ import Testing
         ),
         (
             "a roll file moved into an album stays the removal its first half announced",
-            [.event(0, .movedOut(rollA)), .event(0, .renamed(from: rollA, to: qqA)), .tick(250, [.lookAtRemoval(rollA)])]
+            [
+                .event(0, .movedOut(rollA)), .event(0, .renamed(from: rollA, to: qqA)),
+                .tick(250, [.lookAtRemoval(rollA)]),
+            ]
         ),
         (
             "a roll file moved into Recently Deleted stays a removal",
             [
-                .event(0, .movedOut(rollA)), .event(0, .renamed(from: rollA, to: "/lib/Recently Deleted/a.jpg")),
+                .event(0, .movedOut(rollA)),
+                .event(0, .renamed(from: rollA, to: "/lib/Recently Deleted/a.jpg")),
                 .tick(250, [.lookAtRemoval(rollA)]),
             ]
         ),
@@ -88,7 +94,8 @@ import Testing
             "the daemon's own writes (links, roll files, temporary files) ask for nothing",
             [
                 .event(0, .created(rollA)), .event(0, .closedWrite("/lib/.photofiler/tmp/x")),
-                .event(0, .movedIn(qqA)), .event(0, .modified(rollA)), .event(0, .directoryAppeared("/lib/Roll/2025")),
+                .event(0, .movedIn(qqA)), .event(0, .modified(rollA)),
+                .event(0, .directoryAppeared("/lib/Roll/2025")),
                 .tick(1000, []),
             ]
         ),
