@@ -10,7 +10,7 @@ extension Daemon {
 
     /// One batch from the watcher: the library's events to the monitor, the rest
     /// (in order) to the inbox supervisor; an overflow concerns both.
-    package func handle(_ events: [WatchEvent]) {
+    func handle(_ events: [WatchEvent]) {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = DeadlineTimer.now
         var inboxEvents: [WatchEvent] = []
@@ -31,7 +31,7 @@ extension Daemon {
     /// Performs the supervisor's actions in order, each with what it leads to.
     /// Returns how many files the scans among them found.
     @discardableResult
-    package func perform(_ actions: [InboxSupervisor.Action]) -> Int {
+    func perform(_ actions: [InboxSupervisor.Action]) -> Int {
         dispatchPrecondition(condition: .onQueue(queue))
         var found = 0
         for action in actions {

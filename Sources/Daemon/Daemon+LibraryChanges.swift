@@ -21,7 +21,7 @@ extension Daemon {
         }
     }
 
-    package func libraryPathRemoved(_ path: BytePath) {
+    func libraryPathRemoved(_ path: BytePath) {
         let layout = library.layout
         guard let relative = layout.relative(path) else { return }
         do {
@@ -73,7 +73,7 @@ extension Daemon {
     }
 
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
-    package func reconcileLibrary(reason: String) {
+    func reconcileLibrary(reason: String) {
         // The comparison builds tables as large as the library; give the memory back
         // to the system afterwards, or an idle daemon keeps its start-up peak resident.
         defer { Sys.returnFreeMemory() }
@@ -98,7 +98,7 @@ extension Daemon {
         }
     }
 
-    package func purgeRecentlyDeleted() {
+    func purgeRecentlyDeleted() {
         do {
             let purged = try library.lifecycle.purgeExpired()
             if purged > 0 {
@@ -110,7 +110,7 @@ extension Daemon {
     }
 
     /// Records a move that `LibraryMonitor.isMove` accepted.
-    package func libraryEntryMoved(from: BytePath, to: BytePath) {
+    func libraryEntryMoved(from: BytePath, to: BytePath) {
         let layout = library.layout
         guard let fromRelative = layout.relative(from), let toRelative = layout.relative(to) else { return }
         let fromParts = fromRelative.components

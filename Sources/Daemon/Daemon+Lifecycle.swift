@@ -6,7 +6,7 @@ import PhotoFilerSandbox
 /// SIGTERM, SIGHUP, timers and the systemd status line. Runs on `queue`.
 extension Daemon {
 
-    package func stop() {
+    func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
         feed(.stop)
         publication.stopping = true
@@ -25,7 +25,7 @@ extension Daemon {
         exit(0)
     }
 
-    package func reload() {
+    func reload() {
         dispatchPrecondition(condition: .onQueue(queue))
         notifier.reloading()
         defer {
@@ -45,7 +45,7 @@ extension Daemon {
         rearm()
     }
 
-    package func schedule(
+    func schedule(
         every interval: DispatchTimeInterval, enabled: Bool, _ body: @escaping @Sendable () -> Void
     ) {
         guard enabled else { return }
@@ -56,7 +56,7 @@ extension Daemon {
         timers.append(timer)
     }
 
-    package func statusLine() -> String {
+    func statusLine() -> String {
         var text = "\(filing.filedCount) filed, \(filing.waitingCount) pending"
         if let waiting = thumbnails?.pendingCount, waiting > 0 { text += ", \(waiting) thumbnail(s) to make" }
         if let lastError { text += "; last error: \(lastError)" }

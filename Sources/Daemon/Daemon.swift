@@ -26,43 +26,44 @@ public final class Daemon: @unchecked Sendable {
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
     /// also held to a quarter of the descriptor limit (`ulimit -n`).
-    package static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
+    static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
     /// Start-up backlogs (files that arrived while the daemon was down) smaller than
     /// this are filed without progress lines.
     static let backlogProgressThreshold = 300
     /// How often Recently Deleted is purged while running.
-    package static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
+    static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 
     public let queue = DispatchQueue(label: "photofiler.daemon")
-    package let library: PhotoLibrary
-    package let log: Logger
-    package let notifier: SystemdNotifier
-    package let reloadConfiguration: () throws(ConfigurationError) -> Configuration
-    package let lock: DaemonLock
+    let library: PhotoLibrary
+    let log: Logger
+    let notifier: SystemdNotifier
+    let reloadConfiguration: () throws(ConfigurationError) -> Configuration
+    /// Held as long as the daemon runs: one daemon per library.
+    let lock: DaemonLock
 
-    package var inboxes: InboxSupervisor
-    package var filing: FilingQueue
-    package var monitor: LibraryMonitor
+    var inboxes: InboxSupervisor
+    var filing: FilingQueue
+    var monitor: LibraryMonitor
     var publication = StatePublication()
-    package var lastError: String?
+    var lastError: String?
 
-    package var watcher: InotifyWatcher!
+    var watcher: InotifyWatcher!
     /// Wakes the machines at the earliest of their deadlines.
     var timer: DeadlineTimer!
-    package var signals: SignalWatcher?
+    var signals: SignalWatcher?
     /// The periodic rescan, the daily purge, the systemd watchdog.
-    package var timers: [DispatchSourceTimer] = []
+    var timers: [DispatchSourceTimer] = []
     /// Candidates found by the looks and scans of the watcher batch in hand, armed by its `.settle`.
     var foundInBatch: [BytePath] = []
 
     /// Step 1 of filing (open, sniff, hash) runs here, on the second core, while
     /// `queue` files the previous group. The inspector is used on this queue only.
-    package let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
-    package var inspector: FileInspector!
+    let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
+    var inspector: FileInspector!
     /// Set by SIGTERM: the inspection in flight skips the rest of its group.
-    package let inspectionCancelled = Atomic<Bool>(false)
+    let inspectionCancelled = Atomic<Bool>(false)
     /// Thumbnails of what was filed, made on a background thread of their own.
-    package var thumbnails: ThumbnailQueue?
+    var thumbnails: ThumbnailQueue?
 
     public init(
         library: PhotoLibrary, configuration: Configuration, lock: DaemonLock, log: Logger,
@@ -74,7 +75,7 @@ public final class Daemon: @unchecked Sendable {
         self.log = log
         self.notifier = notifier
         self.reloadConfiguration = reloadConfiguration
-        inboxes = InboxSupervisor(configuration: configuration, library: library.layout.root)
+        inboxes = InboxSupervisor(configuration: configuration)
         filing = FilingQueue(
             settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000,
             groupSize: Self.filesPerTurn)
@@ -103,7 +104,7 @@ public final class Daemon: @unchecked Sendable {
 
     // MARK: Start-up
 
-    package func start() throws {
+    func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
         signals = SignalWatcher(queue: queue) { @Sendable [unowned self] signal in
             switch signal {

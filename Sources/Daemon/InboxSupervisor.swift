@@ -63,8 +63,6 @@ package struct InboxSupervisor {
         case recordError(String)
     }
 
-    /// The library, which is never inbox content even when it lies inside an inbox.
-    package let library: BytePath
     package private(set) var configuration: Configuration
     /// Inbox roots → their settings.
     package private(set) var inboxes: [BytePath: InboxConfiguration] = [:]
@@ -75,9 +73,8 @@ package struct InboxSupervisor {
     /// Inbox roots that a sync engine owns.
     private var syncEngines: [BytePath: SyncEngine] = [:]
 
-    package init(configuration: Configuration, library: BytePath) {
+    package init(configuration: Configuration) {
         self.configuration = configuration
-        self.library = library
     }
 
     package mutating func handle(_ event: Event) -> [Action] {

@@ -10,7 +10,6 @@ import Testing
 @Suite struct InboxSupervisorTests {
     static let qq: BytePath = "/home/ann/QQ"
     static let weibo: BytePath = "/home/ann/Weibo"
-    static let library: BytePath = "/home/ann/QQ/Library"
 
     static func inbox(_ name: String, _ path: BytePath, keep: Bool? = nil) -> InboxConfiguration {
         InboxConfiguration(name: try! AlbumName(validating: name), path: path, keep: keep)
@@ -19,7 +18,7 @@ import Testing
     static func supervisor(_ inboxes: [InboxConfiguration] = [inbox("QQ", qq)]) -> InboxSupervisor {
         var configuration = Configuration()
         configuration.inboxes = inboxes
-        var supervisor = InboxSupervisor(configuration: configuration, library: library)
+        var supervisor = InboxSupervisor(configuration: configuration)
         let actions = supervisor.handle(.add(inboxes))
         #expect(actions == inboxes.flatMap { [.makeFolder($0.path), .watch($0.path)] })
         for inbox in inboxes {
