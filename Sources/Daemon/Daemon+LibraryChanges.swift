@@ -73,7 +73,7 @@ extension Daemon {
     }
 
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
-    func reconcileLibrary(reason: String) {
+    package func reconcileLibrary(reason: String) {
         // The comparison builds tables as large as the library; give the memory back
         // to the system afterwards, or an idle daemon keeps its start-up peak resident.
         defer { Sys.returnFreeMemory() }
