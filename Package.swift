@@ -6,7 +6,7 @@
 // The layers, each a target that imports only what is below it:
 //
 //   photofiler (CLI: parse, call one core function, print)
-//     └─ Daemon    (config, lifecycle, signals, lock, sd_notify)
+//     └─ Daemon    (config; pure state machines and the shell that performs their actions; signals, lock, sd_notify)
 //          ├─ Filing    (library layout, the one pipeline, lifecycle, reconcile)
 //          │    ├─ Catalog (SQLite)
 //          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)

@@ -12,7 +12,11 @@ import PhotoFilerSystem
 public enum ConfigFile {
     /// The config file the SPEC reads when `--config` is not given:
     /// `$XDG_CONFIG_HOME/photofiler/photofiler.conf` (else under `~/.config`),
-    /// or nil when no such file exists (running without one is normal).
+    /// or nil when no such file exists (running without one is normal). A file
+    /// this user cannot even reach (a folder it may not search, as when a command
+    /// runs as another user under someone's `$XDG_CONFIG_HOME`) is not this user's
+    /// config and counts as absent; a reachable one that cannot be read is loaded,
+    /// and says so.
     public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> BytePath? {
         let path = XDGDirectories.configHome(environment: environment)
             .appending("photofiler").appending("photofiler.conf")

@@ -1,117 +1,128 @@
 import Dispatch
-import Foundation
 import Glibc
 import PhotoFilerSandbox
 import PhotoFilerSystem
 import PhotoFilerWatching
 
-/// Watcher events: inbox files become candidates, library removals are checked,
-/// overflows and vanished folders lead to rescans. Runs on `queue`.
+/// Watcher events go to the machine they concern, and the inbox supervisor's
+/// actions are performed here: watching, scanning, looking at files. Runs on `queue`.
 extension Daemon {
 
-    package func handle(_ events: [WatchEvent]) {
+    /// One batch from the watcher: the library's events to the monitor, the rest
+    /// (in order) to the inbox supervisor; an overflow concerns both.
+    func handle(_ events: [WatchEvent]) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let layout = library.layout
+        let now = DeadlineTimer.now
         var inboxEvents: [WatchEvent] = []
-        var found: [BytePath] = []
         for event in events {
-            switch event {
-            case .overflow:
-                log.warning(
-                    "The inotify event queue overflowed; rescanning the inboxes and the library so nothing is missed."
-                )
-                // In order: the events read before the overflow, then the overflow
-                // (the debouncer forgets its writers, whose closes may be lost),
-                // then the rescan arms every file. Applied after the rescan, a
-                // write read just before the overflow would disarm its file for good.
-                debounce.apply(inboxEvents + [event])
-                debounce.found(found)
-                inboxEvents = []
-                found = []
-                rescanInboxes(reason: "overflow")
-                scheduleReconcile()
-            case .failed(let error):
-                log.error("\(error)")
-                lastError = "\(error)"
-            case .directoryAppeared(let path):
-                if path.isWithin(layout.root) { continue }
-                if missingInboxes.contains(path) {
-                    _ = watchInbox(path)
-                    log.info("The inbox '\(path.display)' is back; watching it again.")
-                    continue
-                }
-                guard inboxRoot(for: path) != nil else { continue }
-                found += InboxScanner(excluded: [layout.root]).scan(path).files
-            case .directoryGone(let path):
-                if path.isWithin(layout.root) {
-                    scheduleReconcile()
-                } else if inboxes[path] != nil {
-                    missingInboxes.insert(path)
-                    watchParentForReappearance(path)
-                    log.warning(
-                        "The inbox '\(path.display)' was removed; it is watched again when it reappears.")
-                    // Made again before the parent's watch existed (`rm -rf inbox;
-                    // mkdir inbox`): no event will say so, so look now.
-                    if (try? Sys.statusIfExists(path)) ?? nil != nil {
-                        _ = watchInbox(path)
-                        log.info("The inbox '\(path.display)' is back; watching it again.")
-                    }
-                }
-            case .removed(let path), .movedOut(let path):
-                if path.isWithin(layout.root) {
-                    libraryRemovals.insert(path)
-                    scheduleLibraryCheck()
-                } else {
-                    inboxEvents.append(event)
-                }
-            case .renamed(let from, let to):
-                // Its movedOut put `from` on the removal list: a move within the
-                // Roll or between albums is no removal (SPEC "Deletion").
-                if isLibraryMove(from: from, to: to) {
-                    libraryRemovals.remove(from)
-                    libraryEntryMoved(from: from, to: to)
-                }
-            case .created(let path):
-                if path.isWithin(layout.root) { continue }
-                if missingInboxes.contains(path) {
-                    _ = watchInbox(path)
-                    continue
-                }
-                // A hard link arrives with its content: no close-after-write follows.
-                // Its link count cannot tell it apart, since the original may be
-                // gone by now (`ln a inbox/; rm a`): any new file with content is
-                // a candidate. A writer's `modified`, handled first, keeps it unarmed.
-                if inboxRoot(for: path) != nil, !TemporaryName.matches(path),
-                    let status = try? Sys.status(path), status.isRegularFile, status.size > 0
-                {
-                    found.append(path)
-                }
-            case .closedWrite(let path), .movedIn(let path), .modified(let path):
-                if path.isWithin(layout.root) { continue }
-                if missingInboxes.contains(path) {
-                    _ = watchInbox(path)
-                    continue
-                }
-                guard inboxRoot(for: path) != nil else { continue }
-                if case .modified = event {
-                    inboxEvents.append(event)
-                } else if !TemporaryName.matches(path) {
-                    inboxEvents.append(event)
-                }
+            if case .overflow = event {
+                perform(monitor.handle(.overflow, at: now))
+                inboxEvents.append(event)
+            } else if monitor.owns(event) {
+                perform(monitor.handle(.watched(event), at: now))
+            } else {
+                inboxEvents.append(event)
             }
         }
-        if !inboxEvents.isEmpty { debounce.apply(inboxEvents) }
-        if !found.isEmpty { debounce.found(found) }
-        // A file is on its way: start the helpers while it settles, not once it has.
-        if !inboxEvents.isEmpty || !found.isEmpty { HelperPool.shared.prepare() }
+        if !inboxEvents.isEmpty { perform(inboxes.handle(.watcher(inboxEvents))) }
         stateChanged()
     }
 
-    package func inboxRoot(for path: BytePath) -> BytePath? {
-        var best: BytePath?
-        for root in inboxes.keys where path.isWithin(root) && path != root {
-            if best == nil || root.bytes.count > best!.bytes.count { best = root }
+    /// Performs the supervisor's actions in order, each with what it leads to.
+    /// Returns how many files the scans among them found.
+    @discardableResult
+    func perform(_ actions: [InboxSupervisor.Action]) -> Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var found = 0
+        for action in actions {
+            switch action {
+            case .makeFolder(let root):
+                do {
+                    try Sys.makeDirectories(root)
+                } catch {
+                    log.error(
+                        "The inbox folder '\(root.display)' cannot be created (\(error.errno.message)); create it or fix its permissions."
+                    )
+                }
+            case .watch(let root):
+                found += perform(inboxes.handle(.watched(root, watch(root))))
+            case .watchParent(let root):
+                do {
+                    try watcher.watchFolderOnly(root.parent)
+                } catch {
+                    log.warning(
+                        "'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan."
+                    )
+                }
+            case .unwatch(let root):
+                watcher.unwatch(directory: root)
+            case .detectSyncEngine(let root):
+                do {
+                    found += perform(inboxes.handle(.syncEngine(root, try SyncEngine.owning(root))))
+                } catch {
+                    // What could not be looked at is not "no engine": the last word stays.
+                    log.debug("'\(root.display)' could not be listed for a sync engine's marker: \(error)")
+                }
+            case .scanTree(let root, let announce):
+                let files = scanner.scanTree(root)
+                if announce, files.count > 300 {
+                    log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
+                }
+                feed(.found(files))
+                found += files.count
+            case .scanFolder(let folder):
+                foundInBatch += scanner.scan(folder).files
+            case .lookForContent(let path):
+                do {
+                    let status = try Sys.status(path)
+                    if status.isRegularFile, status.size > 0 { foundInBatch.append(path) }
+                } catch  where error.errno == .noSuchFile {
+                    // Gone already: nothing to file.
+                } catch {
+                    // Not looked at is not empty: filing it says what is wrong, once.
+                    foundInBatch.append(path)
+                }
+            case .settle(let events):
+                let candidates = foundInBatch
+                foundInBatch = []
+                if !events.isEmpty { feed(.watched(events)) }
+                if !candidates.isEmpty { feed(.found(candidates)) }
+                // A file is on its way: start the helpers while it settles, not once it has.
+                if !events.isEmpty || !candidates.isEmpty { HelperPool.shared.prepare() }
+            case .watchIfPresent(let root, let line):
+                do {
+                    guard try Sys.statusIfExists(root) != nil else { continue }
+                    found += perform([.watch(root)])
+                    if let line { log.info(line) }
+                } catch {
+                    log.warning(
+                        "The inbox '\(root.display)' cannot be looked at (\(error.errno.message)); it is looked for again at the next rescan."
+                    )
+                }
+            case .rescan(let reason):
+                let count = perform(inboxes.handle(.rescan))
+                log.debug("Rescan (\(reason)): \(count) file(s) queued.")
+            case .log(let level, let line):
+                log.log(level, line)
+            case .recordError(let text):
+                lastError = text
+            }
         }
-        return best
+        return found
     }
+
+    /// Watches an inbox tree; a failure says whether the folder is missing or
+    /// exists (or could not be looked at: that is no "missing").
+    private func watch(_ root: BytePath) -> InboxSupervisor.WatchOutcome {
+        do {
+            try watcher.watch(directory: root, excluding: [library.layout.root])
+            return .watching
+        } catch {
+            let looked = Result { () throws(SystemError) in try Sys.statusIfExists(root) }
+            if case .success(nil) = looked { return .missing(error) }
+            return .failed(error)
+        }
+    }
+
+    var scanner: InboxScanner { InboxScanner(excluded: [library.layout.root]) }
 }

@@ -5,21 +5,23 @@ import PhotoFilerFiling
 import PhotoFilerSystem
 
 /// Changes to the Roll and the albums made by hand (or by `photofiler rm` in
-/// another process), reconciling, purging and rescans. Runs on `queue`.
+/// another process), as the library monitor asks: removals looked at, moves
+/// recorded, the catalog reconciled; and the purge of Recently Deleted. Runs on `queue`.
 extension Daemon {
 
-    package func scheduleLibraryCheck() {
-        guard !libraryCheckScheduled else { return }
-        libraryCheckScheduled = true
-        queue.asyncAfter(deadline: .now() + Self.libraryEventDelay) { [self] in
-            libraryCheckScheduled = false
-            let removals = libraryRemovals
-            libraryRemovals = []
-            for path in removals.sorted() { libraryPathRemoved(path) }
+    /// Performs the library monitor's actions.
+    func perform(_ actions: [LibraryMonitor.Action]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for action in actions {
+            switch action {
+            case .lookAtRemoval(let path): libraryPathRemoved(path)
+            case .recordMove(let from, let to): libraryEntryMoved(from: from, to: to)
+            case .reconcile(let reason): reconcileLibrary(reason: reason)
+            }
         }
     }
 
-    package func libraryPathRemoved(_ path: BytePath) {
+    func libraryPathRemoved(_ path: BytePath) {
         let layout = library.layout
         guard let relative = layout.relative(path) else { return }
         do {
@@ -70,15 +72,6 @@ extension Daemon {
             "The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
     }
 
-    package func scheduleReconcile() {
-        guard !reconcileScheduled else { return }
-        reconcileScheduled = true
-        queue.asyncAfter(deadline: .now() + Self.libraryEventDelay) { [self] in
-            reconcileScheduled = false
-            reconcileLibrary(reason: "library change")
-        }
-    }
-
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
     package func reconcileLibrary(reason: String) {
         // The comparison builds tables as large as the library; give the memory back
@@ -105,7 +98,7 @@ extension Daemon {
         }
     }
 
-    package func purgeRecentlyDeleted() {
+    func purgeRecentlyDeleted() {
         do {
             let purged = try library.lifecycle.purgeExpired()
             if purged > 0 {
@@ -116,19 +109,48 @@ extension Daemon {
         }
     }
 
-    package func rescanInboxes(reason: String) {
-        var count = 0
-        for root in inboxes.keys.sorted() {
-            if missingInboxes.contains(root) {
-                if (try? Sys.statusIfExists(root)) ?? nil != nil { count += watchInbox(root) }
-                continue
+    /// Records a move that `LibraryMonitor.isMove` accepted.
+    func libraryEntryMoved(from: BytePath, to: BytePath) {
+        let layout = library.layout
+        guard let fromRelative = layout.relative(from), let toRelative = layout.relative(to) else { return }
+        let fromParts = fromRelative.components
+        let toParts = toRelative.components
+        do {
+            if fromParts.first == LibraryLayout.rollFolderName {
+                guard let asset = try library.catalog.asset(rollPath: fromRelative), !asset.isDeleted else {
+                    // A Live Photo's video moved on its own: it stays the asset's video.
+                    if let still = try library.catalog.asset(liveVideoPath: fromRelative), !still.isDeleted {
+                        try library.lifecycle.liveVideoMoved(still, to: toRelative)
+                        log.info(
+                            "The Live Photo video '\(from.display)' was moved to '\(to.display)'; asset \(still.id) keeps it."
+                        )
+                    }
+                    return
+                }
+                try library.lifecycle.rollFileMoved(asset, to: toRelative)
+                log.info(
+                    "The roll file '\(from.display)' was moved to '\(to.display)'; asset \(asset.id) keeps its albums."
+                )
+                return
             }
-            // A sync engine set up on the folder since it was last looked at.
-            if let inbox = inboxes[root] { detectSyncEngine(inbox) }
-            let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
-            count += files.count
-            debounce.found(files)
+            guard let album = try library.catalog.album(folderName: fromParts[1]),
+                let membership = try library.catalog.memberships(inAlbum: album.id).first(where: {
+                    $0.entryName == fromParts[2] && $0.isActive
+                })
+            else { return }
+            let destination = try library.catalog.album(folderName: toParts[1])
+            try library.lifecycle.albumEntryMoved(membership, to: destination, entryName: toParts[2])
+            if let destination, destination.id != album.id {
+                log.info(
+                    "'\(from.display)' was moved to '\(to.display)'; asset \(membership.assetID) left the album \(album.name) and joined \(destination.name)."
+                )
+            } else if destination == nil {
+                log.info(
+                    "'\(from.display)' was moved out of the album \(album.name) to a folder that is no album; asset \(membership.assetID) left it."
+                )
+            }
+        } catch {
+            log.error("\(error)")
         }
-        log.debug("Rescan (\(reason)): \(count) file(s) queued.")
     }
 }

@@ -9,73 +9,61 @@ import Synchronization
 /// `photofiler watch`: watches the inboxes and the library, and files every file
 /// that settles through the same `Filer` that `photofiler save` uses.
 ///
+/// The decisions are made by three pure state machines, `InboxSupervisor` (the
+/// inboxes and their events), `FilingQueue` (settling, groups, retries, reports)
+/// and `LibraryMonitor` (changes made by hand in the Roll and the albums); this
+/// class is the shell that feeds them watcher events, signals and the time, and
+/// performs the actions they return (Daemon+Events, +Filing, +LibraryChanges).
+///
 /// Thread safety: `@unchecked Sendable` is sound because every piece of mutable
-/// state, the watcher (libinotifytools), the debouncer and the library (its
-/// sqlite3 handle) live on one serial queue, `queue`; every entry point hops
-/// onto it and checks with `dispatchPrecondition`. One queue also means a signal
-/// is handled between two files, never in the middle of one.
+/// state, the machines, the watcher (libinotifytools) and the library (its
+/// sqlite3 handle) live on one serial queue, `queue`: every entry point is a
+/// handler that Dispatch runs on it, and the methods check with
+/// `dispatchPrecondition`. The one exception, `inspector`, is used on
+/// `inspectionQueue` alone. One queue also means a signal is handled between two
+/// groups, never in the middle of one.
 public final class Daemon: @unchecked Sendable {
-    /// How long a removal in the library waits before it is acted on, so that a
-    /// rename whose two halves come in different reads is seen as the move it is.
-    /// (`photofiler rm` needs no wait: it records the deletion before any file goes.)
-    package static let libraryEventDelay: DispatchTimeInterval = .milliseconds(250)
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
     /// also held to a quarter of the descriptor limit (`ulimit -n`).
-    package static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
+    static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
     /// Start-up backlogs (files that arrived while the daemon was down) smaller than
     /// this are filed without progress lines.
     static let backlogProgressThreshold = 300
     /// How often Recently Deleted is purged while running.
-    package static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
+    static let purgeInterval: DispatchTimeInterval = .seconds(24 * 3600)
 
     public let queue = DispatchQueue(label: "photofiler.daemon")
-    package let library: PhotoLibrary
-    package let log: Logger
-    package let notifier: SystemdNotifier
-    package var configuration: Configuration
-    package let reloadConfiguration: () throws(ConfigurationError) -> Configuration
-    package var watcher: InotifyWatcher!
-    package var debounce: DebounceTimer!
-    package var signals: SignalWatcher?
-    package var timers: [DispatchSourceTimer] = []
-    package var retryTimer: DispatchSourceTimer?
+    let library: PhotoLibrary
+    let log: Logger
+    let notifier: SystemdNotifier
+    let reloadConfiguration: () throws(ConfigurationError) -> Configuration
+    /// Held as long as the daemon runs: one daemon per library.
+    let lock: DaemonLock
 
-    /// Inbox roots being watched → their settings.
-    package var inboxes: [BytePath: InboxConfiguration] = [:]
-    /// Inbox roots that do not exist right now; re-watched when they reappear.
-    package var missingInboxes: Set<BytePath> = []
-    /// Settled paths waiting to be filed, in order, without repeats.
-    package var work: [BytePath] = []
-    package var workSet: Set<BytePath> = []
-    /// A group is out on `inspectionQueue` being opened, sniffed and hashed.
-    package var inspecting = false
-    /// Filing waits for a retry (a full disk, no descriptors left).
-    package var held = false
+    var inboxes: InboxSupervisor
+    var filing: FilingQueue
+    var monitor: LibraryMonitor
+    var publication = StatePublication()
+    var lastError: String?
+
+    var watcher: InotifyWatcher!
+    /// Wakes the machines at the earliest of their deadlines.
+    var timer: DeadlineTimer!
+    var signals: SignalWatcher?
+    /// The periodic rescan, the daily purge, the systemd watchdog.
+    var timers: [DispatchSourceTimer] = []
+    /// Candidates found by the looks and scans of the watcher batch in hand, armed by its `.settle`.
+    var foundInBatch: [BytePath] = []
+
     /// Step 1 of filing (open, sniff, hash) runs here, on the second core, while
     /// `queue` files the previous group. The inspector is used on this queue only.
-    package let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
-    package var inspector: FileInspector!
+    let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
+    var inspector: FileInspector!
     /// Set by SIGTERM: the inspection in flight skips the rest of its group.
-    package let inspectionCancelled = Atomic<Bool>(false)
-    /// Library paths removed (by hand or by another process) to look at.
-    package var libraryRemovals: Set<BytePath> = []
-    package var libraryCheckScheduled = false
-    package var reconcileScheduled = false
-    /// Refusals already logged, so each bad file is reported once (path, size, mtime).
-    package var reported: Set<String> = []
-    package var stopping = false
-    package var filedCount = 0
-    /// Set while a large start-up backlog is being filed.
-    package var progress: WorkProgress?
-    package var lastError: String?
-    package let lock: DaemonLock
+    let inspectionCancelled = Atomic<Bool>(false)
     /// Thumbnails of what was filed, made on a background thread of their own.
-    package var thumbnails: ThumbnailQueue?
-    /// Inbox roots that a sync engine owns (Daemon+SyncEngines).
-    var syncEngines: [BytePath: SyncEngine] = [:]
-    /// The state `photofiler status` reads (Daemon+State).
-    var publication = StatePublication()
+    var thumbnails: ThumbnailQueue?
 
     public init(
         library: PhotoLibrary, configuration: Configuration, lock: DaemonLock, log: Logger,
@@ -83,11 +71,15 @@ public final class Daemon: @unchecked Sendable {
         reloadConfiguration: @escaping () throws(ConfigurationError) -> Configuration
     ) {
         self.library = library
-        self.configuration = configuration
         self.lock = lock
         self.log = log
         self.notifier = notifier
         self.reloadConfiguration = reloadConfiguration
+        inboxes = InboxSupervisor(configuration: configuration)
+        filing = FilingQueue(
+            settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000,
+            groupSize: Self.filesPerTurn)
+        monitor = LibraryMonitor(layout: library.layout)
     }
 
     /// Starts everything and never returns: exits 0 on SIGTERM/SIGINT, 1 when the
@@ -112,7 +104,7 @@ public final class Daemon: @unchecked Sendable {
 
     // MARK: Start-up
 
-    package func start() throws {
+    func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
         signals = SignalWatcher(queue: queue) { @Sendable [unowned self] signal in
             switch signal {
@@ -122,9 +114,7 @@ public final class Daemon: @unchecked Sendable {
         }
         inspector = try FileInspector(layout: library.layout)
         watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] events in self.handle(events) }
-        debounce = DebounceTimer(
-            queue: queue, settle: UInt64(configuration.effectiveSettleMilliseconds) * 1_000_000
-        ) { @Sendable [unowned self] due in self.enqueue(due) }
+        timer = DeadlineTimer(queue: queue) { @Sendable [unowned self] in self.tick() }
 
         // Watch first, so nothing that lands during the catch-up is missed.
         let layout = library.layout
@@ -133,14 +123,14 @@ public final class Daemon: @unchecked Sendable {
         }
         reconcileLibrary(reason: "start-up")
         purgeRecentlyDeleted()
-        var found = 0
-        for inbox in configuration.inboxes { found += addInbox(inbox) }
+        let configuration = inboxes.configuration
+        let found = perform(inboxes.handle(.add(configuration.inboxes)))
 
-        schedule(
-            every: .seconds(max(configuration.effectiveRescanMinutes, 0) * 60),
-            enabled: configuration.effectiveRescanMinutes > 0
-        ) {
-            [unowned self] in self.rescanInboxes(reason: "periodic rescan")
+        let rescanMinutes = configuration.effectiveRescanMinutes
+        schedule(every: .seconds(max(rescanMinutes, 0) * 60), enabled: rescanMinutes > 0) {
+            [unowned self] in
+            self.perform([.rescan(reason: "periodic rescan")])
+            self.stateChanged()
         }
         schedule(every: Self.purgeInterval, enabled: true) { [unowned self] in self.purgeRecentlyDeleted() }
         if let ping = notifier.watchdogPingInterval {
@@ -153,7 +143,7 @@ public final class Daemon: @unchecked Sendable {
         let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(
             separator: ", ")
         log.info(
-            "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
+            "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
         thumbnails = ThumbnailQueue(
@@ -163,59 +153,25 @@ public final class Daemon: @unchecked Sendable {
         notifier.ready(status: statusLine())
         if found >= Self.backlogProgressThreshold {
             // A line a second on a terminal; in a journal, one every ten seconds.
-            progress = WorkProgress(total: found, interval: isatty(2) == 1 ? 1 : 10, now: Self.seconds())
+            feed(.backlog(files: found, interval: isatty(2) == 1 ? 1 : 10))
         }
+        rearm()
     }
 
-    /// Watches one inbox (creating its folder when missing) and queues what it holds.
-    /// Returns how many files were found.
-    @discardableResult
-    package func addInbox(_ inbox: InboxConfiguration) -> Int {
-        let root = inbox.path
-        inboxes[root] = inbox
-        do {
-            try Sys.makeDirectories(root)
-        } catch {
-            log.error(
-                "The inbox folder '\(root.display)' cannot be created (\(error.errno.message)); create it or fix its permissions."
-            )
-        }
-        return watchInbox(root)
+    /// The machines' deadline timer fired: each looks at the time.
+    func tick() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = DeadlineTimer.now
+        perform(monitor.handle(.tick, at: now))
+        feed(.tick, at: now)
+        if publication.isDue(at: now) { publishState() }
+        rearm()
     }
 
-    package func watchInbox(_ root: BytePath) -> Int {
-        do {
-            try watcher.watch(directory: root, excluding: [library.layout.root])
-            missingInboxes.remove(root)
-            publication.failedInboxes.remove(root)
-            if let inbox = inboxes[root] { detectSyncEngine(inbox) }
-            let files = InboxScanner(excluded: [library.layout.root]).scanTree(root)
-            if files.count > 300 {
-                log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
-            }
-            debounce.found(files)
-            return files.count
-        } catch {
-            if (try? Sys.statusIfExists(root)) == nil {
-                missingInboxes.insert(root)
-                watchParentForReappearance(root)
-            } else {
-                publication.failedInboxes.insert(root)
-            }
-            lastError = "\(error)"
-            log.error("\(error)")
-            return 0
-        }
-    }
-
-    /// A missing inbox is noticed again when its parent gets a new entry of that name.
-    package func watchParentForReappearance(_ root: BytePath) {
-        do {
-            try watcher.watchFolderOnly(root.parent)
-        } catch {
-            log.warning(
-                "'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan."
-            )
-        }
+    /// Arms the timer for the earliest deadline of the machines (none when idle).
+    func rearm() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let deadlines = [filing.nextDeadline, monitor.nextDeadline, publication.dueAt].compactMap { $0 }
+        timer.arm(at: deadlines.min())
     }
 }

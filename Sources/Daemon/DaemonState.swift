@@ -44,12 +44,25 @@ public struct DaemonState: Codable, Equatable, Sendable {
 
     /// Writes the state to a temporary name beside the file, then renames it over
     /// the file. Not fsynced: it describes this run only, and a crash ends the run.
-    public func publish(in layout: LibraryLayout) throws(SystemError) {
-        let target = Self.path(in: layout)
-        let temporary = layout.internalFolder.appending("daemon-state.json.new")
+    public func publish(in layout: LibraryLayout) throws(DaemonStateError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = Array((try? encoder.encode(self)) ?? Data())
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try encoder.encode(self))
+        } catch {
+            throw .encoding("\(error)")
+        }
+        do {
+            try write(bytes, in: layout)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    private func write(_ bytes: [UInt8], in layout: LibraryLayout) throws(SystemError) {
+        let target = Self.path(in: layout)
+        let temporary = layout.internalFolder.appending("daemon-state.json.new")
         let fd = try Sys.open(
             temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode: 0o644)
         defer { fd.close() }
@@ -65,7 +78,9 @@ public struct DaemonState: Codable, Equatable, Sendable {
         try Sys.rename(temporary, to: target)
     }
 
-    /// The state last published in this library; nil when there is none or it cannot be read.
+    /// The state last published in this library; nil when there is none or it
+    /// cannot be read. Only what `status` shows depends on it (the lock says
+    /// whether a daemon runs), so an unreadable file costs the details, nothing more.
     public static func read(in layout: LibraryLayout) -> DaemonState? {
         guard let fd = try? Sys.openForReading(path(in: layout)) else { return nil }
         defer { fd.close() }
@@ -73,8 +88,23 @@ public struct DaemonState: Codable, Equatable, Sendable {
         return try? JSONDecoder().decode(DaemonState.self, from: Data(bytes))
     }
 
-    /// Removes the file when the daemon stops.
+    /// Removes the file when the daemon stops. One left behind (it could not be
+    /// removed) is harmless: `status` reads it only while its pid holds the lock.
     public static func withdraw(in layout: LibraryLayout) {
         try? Sys.unlinkIfPresent(path(in: layout))
+    }
+}
+
+/// Why the daemon's state file was not written.
+public enum DaemonStateError: Error, Sendable, CustomStringConvertible {
+    /// The state could not be encoded as JSON (the encoder's words).
+    case encoding(String)
+    case system(SystemError)
+
+    public var description: String {
+        switch self {
+        case .encoding(let reason): return "The daemon state could not be encoded as JSON: \(reason)."
+        case .system(let error): return "The daemon state file could not be written: \(error)."
+        }
     }
 }

@@ -8,6 +8,8 @@ package struct InboxScanner {
     package let excluded: [BytePath]
 
     /// The candidate files of one folder (not its sub-folders'), and its sub-folders.
+    /// A folder that cannot be listed gives nothing now, and nothing is ended because
+    /// of it: the watcher reports it (`.failed`), and the next rescan looks again.
     package func scan(_ folder: BytePath) -> (files: [BytePath], folders: [BytePath]) {
         guard let entries = try? Sys.listDirectory(folder) else { return ([], []) }
         var files: [BytePath] = []
@@ -16,6 +18,7 @@ package struct InboxScanner {
             let path = folder.appending(entry.name)
             if excluded.contains(where: { path.isWithin($0) }) { continue }
             var kind = entry.kind
+            // A file system without d_type: ask; one that cannot be looked at is skipped like other kinds.
             if kind == .unknown { kind = (try? Sys.status(path))?.kind ?? .unknown }
             switch kind {
             case .directory: if entry.name.bytes.first != UInt8(ascii: ".") { folders.append(path) }

@@ -10,10 +10,10 @@ public enum SyncEngine: String, Sendable, Equatable {
 
     /// The engine whose marker is in `folder`: Syncthing's `.stfolder`, or the
     /// Nextcloud (and ownCloud) client's journal `.sync_*.db` / `._sync_*.db`.
-    public static func owning(_ folder: BytePath) -> SyncEngine? {
-        guard let entries = try? Sys.listDirectory(folder) else { return nil }
+    /// Throws when the folder cannot be listed: that is not "no engine".
+    public static func owning(_ folder: BytePath) throws(SystemError) -> SyncEngine? {
         var found: SyncEngine? = nil
-        for entry in entries {
+        for entry in try Sys.listDirectory(folder) {
             let name = entry.name.bytes
             if name == Array(".stfolder".utf8) { return .syncthing }
             if isJournal(name) { found = .nextcloud }

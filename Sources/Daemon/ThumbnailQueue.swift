@@ -134,15 +134,3 @@ package final class ThumbnailQueue: Sendable {
         }
     }
 }
-
-extension Result where Success == FilingResult {
-    /// The asset whose thumbnails (or desktop entries) this filing may have made
-    /// missing: a new or restored asset, or a duplicate that joined an album.
-    var needsThumbnails: AssetID? {
-        guard case .success(let result) = self, let asset = result.asset else { return nil }
-        switch result.outcome {
-        case .filed, .restored, .duplicate(joinedAlbum: true): return asset.id
-        case .duplicate, .alreadySeen: return nil
-        }
-    }
-}

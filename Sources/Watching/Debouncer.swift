@@ -2,7 +2,7 @@ import PhotoFilerSystem
 
 /// Decides when a file has been quiet long enough to be filed. A pure state
 /// machine: it never reads a clock and never schedules anything, so tests drive
-/// it with a fake clock and `DebounceTimer` drives it with Dispatch.
+/// it with a fake clock and the daemon's `FilingQueue` drives it.
 ///
 /// Times are nanoseconds on one monotonic clock chosen by the caller
 /// (`DispatchTime.now().uptimeNanoseconds` in the daemon).

@@ -9,20 +9,20 @@ import Testing
 @Suite struct SyncEngineTests {
     @Test func markersNameTheEngine() throws {
         let folder = try TemporaryFolder()
-        #expect(SyncEngine.owning(folder.path) == nil)
+        #expect(try SyncEngine.owning(folder.path) == nil)
         try writeFile(folder.file("IMG_0001.jpg"))
         try writeFile(folder.file(".sync.db"))  // not a journal name
-        #expect(SyncEngine.owning(folder.path) == nil)
+        #expect(try SyncEngine.owning(folder.path) == nil)
         try writeFile(folder.file(".sync_5f3e2a1b9c0d.db"))
-        #expect(SyncEngine.owning(folder.path) == .nextcloud)
+        #expect(try SyncEngine.owning(folder.path) == .nextcloud)
         try Sys.makeDirectory(folder.file(".stfolder"))
-        #expect(SyncEngine.owning(folder.path) == .syncthing)
+        #expect(try SyncEngine.owning(folder.path) == .syncthing)
     }
 
     @Test func ownCloudsOlderJournalNameCounts() throws {
         let folder = try TemporaryFolder()
         try writeFile(folder.file("._sync_a1b2c3.db"))
-        #expect(SyncEngine.owning(folder.path) == .nextcloud)
+        #expect(try SyncEngine.owning(folder.path) == .nextcloud)
     }
 
     @Test(arguments: [

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerFiling
 @testable import PhotoFilerSystem
 @testable import PhotoFilerWatching
 
@@ -201,30 +203,39 @@ import Testing
         }
     }
 
-    @Test func debounceTimerReportsASettledFile() throws {
+    /// The daemon's way: watcher events into the filing queue, its one timer armed
+    /// to the queue's deadline; the settled file goes out to be inspected once.
+    @Test func aSettledFileGoesOutOnceThroughTheFilingQueueAndItsTimer() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let due = EventLog()
-        let log = EventLog()
         let queue = DispatchQueue(label: "test.watch")
-        let timer = DebounceTimer(queue: queue, settle: 50_000_000) { paths in
-            due.append(paths.map(WatchEvent.closedWrite))
+        final class Shell: @unchecked Sendable {
+            // Safe: touched on `queue` only (the watcher's handler and the timer's run there).
+            var filing = FilingQueue(settle: 50_000_000, groupSize: 8)
         }
-        let watcher = try InotifyWatcher(queue: queue) { events in
-            log.append(events)
-            timer.apply(events)
+        let shell = Shell()
+        let request: @Sendable (BytePath) -> FilingRequest? = { path in
+            FilingRequest(source: path, album: nil, origin: nil, mode: .keep, link: .hard)
         }
-        defer {
-            queue.sync {
-                watcher.stop(); timer.cancel()
+        let timer = DeadlineTimer(queue: queue) {
+            for case .inspect(let group) in shell.filing.handle(
+                .tick, at: DeadlineTimer.now, request: request)
+            {
+                due.append(group.map { WatchEvent.closedWrite($0.source) })
             }
         }
+        let watcher = try InotifyWatcher(queue: queue) { events in
+            _ = shell.filing.handle(.watched(events), at: DeadlineTimer.now, request: request)
+            timer.arm(at: shell.filing.nextDeadline)
+        }
+        defer { queue.sync { watcher.stop() } }
         try watcher.watchSync(folder.path)
         let file = folder.path.appending("e.jpg")
         try writeFile(file)
         #expect(due.wait(for: .closedWrite(file)))
         #expect(due.all == [.closedWrite(file)])
-        #expect(queue.sync { timer.pendingCount } == 0)
+        #expect(queue.sync { shell.filing.waitingCount } == 0)
     }
 }
 

@@ -1,0 +1,138 @@
+import Testing
+
+@testable import PhotoFilerDaemon
+@testable import PhotoFilerFiling
+@testable import PhotoFilerSystem
+@testable import PhotoFilerWatching
+
+/// The inbox supervisor against a fake watcher: the test plays the shell, feeding
+/// back what each `.watch` came to, and holds the supervisor to its actions.
+@Suite struct InboxSupervisorTests {
+    static let qq: BytePath = "/home/ann/QQ"
+    static let weibo: BytePath = "/home/ann/Weibo"
+
+    static func inbox(_ name: String, _ path: BytePath, keep: Bool? = nil) -> InboxConfiguration {
+        InboxConfiguration(name: try! AlbumName(validating: name), path: path, keep: keep)
+    }
+
+    static func supervisor(_ inboxes: [InboxConfiguration] = [inbox("QQ", qq)]) -> InboxSupervisor {
+        var configuration = Configuration()
+        configuration.inboxes = inboxes
+        var supervisor = InboxSupervisor(configuration: configuration)
+        let actions = supervisor.handle(.add(inboxes))
+        #expect(actions == inboxes.flatMap { [.makeFolder($0.path), .watch($0.path)] })
+        for inbox in inboxes {
+            #expect(
+                supervisor.handle(.watched(inbox.path, .watching)) == [
+                    .detectSyncEngine(inbox.path), .scanTree(inbox.path, announce: true),
+                ])
+        }
+        return supervisor
+    }
+
+    @Test func candidatesSettleAndWritesAreKeptInOrder() {
+        var supervisor = Self.supervisor()
+        let a = Self.qq.appending("a.jpg")
+        let actions = supervisor.handle(
+            .watcher([.created(a), .modified(a), .closedWrite(a), .movedIn(Self.qq.appending("b.part"))]))
+        #expect(actions == [.lookForContent(a), .settle([.modified(a), .closedWrite(a)])])
+    }
+
+    @Test func temporaryNamesAndPathsOutsideTheInboxesAreNoCandidates() {
+        var supervisor = Self.supervisor()
+        let actions = supervisor.handle(
+            .watcher([
+                .created(Self.qq.appending("x.crdownload")), .closedWrite("/elsewhere/a.jpg"),
+                .movedIn(Self.qq.appending(".hidden.jpg")), .directoryAppeared("/elsewhere/sub"),
+            ]))
+        #expect(actions == [.settle([])])
+    }
+
+    @Test func aNewSubFolderIsScannedWithTheBatch() {
+        var supervisor = Self.supervisor()
+        let sub = Self.qq.appending("2023")
+        #expect(supervisor.handle(.watcher([.directoryAppeared(sub)])) == [.scanFolder(sub), .settle([])])
+    }
+
+    @Test func anOverflowSettlesWhatCameBeforeItThenRescans() {
+        var supervisor = Self.supervisor()
+        let a = Self.qq.appending("a.jpg")
+        let b = Self.qq.appending("b.jpg")
+        let actions = supervisor.handle(.watcher([.modified(a), .overflow, .closedWrite(b)]))
+        guard actions.count == 4, case .log(.warning, _) = actions[0] else {
+            Issue.record("\(actions)")
+            return
+        }
+        #expect(
+            Array(actions[1...]) == [
+                .settle([.modified(a), .overflow]), .rescan(reason: "overflow"), .settle([.closedWrite(b)]),
+            ])
+        #expect(
+            supervisor.handle(.rescan) == [.detectSyncEngine(Self.qq), .scanTree(Self.qq, announce: false)])
+    }
+
+    @Test func aRemovedInboxIsWatchedAgainWhenItIsMadeAgain() {
+        var supervisor = Self.supervisor()
+        let gone = supervisor.handle(.watcher([.directoryGone(Self.qq)]))
+        #expect(gone.first == .watchParent(Self.qq))
+        #expect(
+            gone.contains(
+                .watchIfPresent(Self.qq, then: "The inbox '\(Self.qq)' is back; watching it again.")))
+        #expect(supervisor.states(waiting: []).map(\.state) == [.missing])
+        // Not there yet: the rescan only looks.
+        #expect(supervisor.handle(.rescan) == [.watchIfPresent(Self.qq, then: nil)])
+        // Made again: its parent's watch sees it.
+        let back = supervisor.handle(.watcher([.directoryAppeared(Self.qq)]))
+        #expect(back.first == .watch(Self.qq))
+        #expect(supervisor.handle(.watched(Self.qq, .watching)).contains(.scanTree(Self.qq, announce: true)))
+        #expect(supervisor.states(waiting: []).map(\.state) == [.watching])
+    }
+
+    @Test func aWatchLimitIsReportedWithItsSysctlAndTheInboxIsInError() {
+        var supervisor = Self.supervisor([Self.inbox("QQ", Self.qq), Self.inbox("Weibo", Self.weibo)])
+        let limit = WatchError.watchLimitReached(path: Self.weibo)
+        let actions = supervisor.handle(.watched(Self.weibo, .failed(limit)))
+        #expect(actions == [.recordError(limit.description), .log(.error, limit.description)])
+        #expect(limit.description.contains("sudo sysctl fs.inotify.max_user_watches="))
+        #expect(supervisor.states(waiting: []).map(\.state) == [.watching, .error])
+        let missing = WatchError.cannotWatch(SystemError(.noSuchFile, call: "stat", path: Self.weibo))
+        #expect(supervisor.handle(.watched(Self.weibo, .missing(missing))).first == .watchParent(Self.weibo))
+        #expect(supervisor.states(waiting: []).map(\.state) == [.watching, .missing])
+    }
+
+    @Test func aSyncEngineMakesTheInboxKeepItsFilesAndIsSaidOnce() {
+        var supervisor = Self.supervisor()
+        let a = Self.qq.appending("a.jpg")
+        #expect(supervisor.request(for: a)?.mode == .move)
+        let said = supervisor.handle(.syncEngine(Self.qq, .syncthing))
+        #expect(said.count == 1)
+        #expect(supervisor.request(for: a)?.mode == .keep)
+        #expect(supervisor.handle(.syncEngine(Self.qq, .syncthing)) == [], "said once")
+    }
+
+    @Test func requestsFollowTheDeepestInboxAndSkipHiddenFolders() {
+        let nested = Self.qq.appending("Weibo")
+        let supervisor = Self.supervisor([Self.inbox("QQ", Self.qq), Self.inbox("Weibo", nested)])
+        #expect(supervisor.request(for: nested.appending("a.jpg"))?.album?.value == "Weibo")
+        #expect(supervisor.request(for: Self.qq.appending("a.jpg"))?.album?.value == "QQ")
+        #expect(supervisor.request(for: Self.qq.appending(".thumbs/a.jpg")) == nil)
+        #expect(supervisor.request(for: "/elsewhere/a.jpg") == nil)
+        let waiting = supervisor.states(waiting: [nested.appending("a.jpg"), Self.qq.appending("b.jpg")])
+        #expect(waiting.map(\.waiting) == [1, 1])
+    }
+
+    @Test func aReloadDropsOldInboxesAndWatchesNewOnes() {
+        var supervisor = Self.supervisor()
+        var fresh = Configuration()
+        fresh.inboxes = [Self.inbox("Weibo", Self.weibo)]
+        let actions = supervisor.handle(.reload(fresh))
+        #expect(
+            actions == [
+                .unwatch(Self.qq), .log(.info, "No longer watching the inbox '\(Self.qq)'."),
+                .makeFolder(Self.weibo), .watch(Self.weibo),
+                .log(.info, "Now watching the inbox '\(Self.weibo)' for the album Weibo."),
+                .log(.info, "Configuration reloaded: 1 inbox(es)."),
+            ])
+        #expect(supervisor.request(for: Self.qq.appending("a.jpg")) == nil)
+    }
+}
