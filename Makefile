@@ -75,7 +75,17 @@ test: deps
 
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
+# The benchmark's own tools: vipsthumbnail (the thumbnails' floor) and heif-enc with
+# the x265 plugin (a 48-megapixel HEIC), the latter from bookworm-backports like libheif.
+BENCH_PACKAGES = libvips-tools
+BENCH_BACKPORTS_PACKAGES = libheif-examples libheif-plugin-x265
 bench: deps
+	@missing=$$(for p in $(BENCH_PACKAGES) $(BENCH_BACKPORTS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing the benchmark's Debian packages: $$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BENCH_PACKAGES) && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports $(BENCH_BACKPORTS_PACKAGES); \
+	fi
 	$(SWIFT) build $(RELEASE) --product photofiler
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
