@@ -18,21 +18,26 @@ enum HeifGridDecoder {
     static func decode(_ fd: FileDescriptor, size: Int64, edge: Int) throws(ThumbnailFailure)
         -> VipsImageHandle?
     {
-        guard size >= 12, size <= Int64(Int32.max) else { return nil }
-        let bytes: UnsafeRawBufferPointer
+        guard size >= 12 else { return nil }
+        // The brand in the ftyp box: a HEIF file libheif can decode, or not.
+        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { head.deallocate() }
+        let count: Int
         do {
-            bytes = try Sys.mapReadOnly(fd, count: Int(size))
+            count = try fd.read(into: head, at: 0)
         } catch {
             throw ThumbnailFailure(error.description)
         }
-        defer { Sys.unmap(bytes) }
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard heif_check_filetype(base, CInt(min(bytes.count, 64))) == heif_filetype_yes_supported else {
-            return nil
-        }
+        guard
+            heif_check_filetype(head.baseAddress!.assumingMemoryBound(to: UInt8.self), CInt(count))
+                == heif_filetype_yes_supported
+        else { return nil }
+        let reader = HeifFileReader(fd: fd, size: size)
+        // libheif reads through it until its context is freed (the defer below runs first).
+        defer { withExtendedLifetime(reader) {} }
         guard let context = heif_context_alloc() else { throw ThumbnailFailure("out of memory") }
         defer { heif_context_free(context) }
-        try check(heif_context_read_from_memory_without_copy(context, base, bytes.count, nil))
+        try check(reader.open(context))
         var primary: OpaquePointer?
         try check(heif_context_get_primary_image_handle(context, &primary))
         guard let handle = primary else { throw ThumbnailFailure("libheif found no primary image") }
