@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// What the helper could not decode is `.undecodable` (remembered, not tried at
 /// every start); what failed here (no room for the output, a read back) is
-/// `.system`, tried again next time.
+/// `.system`, and no helper to be had `.unavailable`: both are tried again later.
 struct SandboxedThumbnails {
     private static let counter = Atomic<Int>(0)
 
@@ -32,6 +32,8 @@ struct SandboxedThumbnails {
         let layout: ThumbnailLayout
         switch answer {
         case .success(let made): layout = made
+        case .failure(let failure) where failure.isTransient:
+            throw .unavailable(path: path, reason: failure.reason)
         case .failure(let failure): throw .undecodable(path: path, reason: failure.reason)
         }
         var offset: Int64 = 0
