@@ -21,7 +21,9 @@ DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libv
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
 	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 # The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,
-# wrk loads both (the gallery's row of `make bench`).
+# wrk loads both (the gallery's row of `make bench`); heif-enc with the x265 plugin makes
+# the 48-megapixel HEICs of the thumbnail rows, from bookworm-backports like libheif.
+BENCH_BACKPORTS_PACKAGES = libheif-examples libheif-plugin-x265
 BENCH_PACKAGES = nginx wrk libvips-tools curl
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -63,6 +65,12 @@ bench-deps: deps
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages for the benchmark: $$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@# heif-enc with the x265 plugin (a 48-megapixel HEIC), from bookworm-backports like libheif.
+	@missing=$$(for p in $(BENCH_BACKPORTS_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing from bookworm-backports for the benchmark: $$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports $$missing; \
 	fi
 
 # photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted

@@ -23,6 +23,10 @@ struct WatcherResult {
     var helperCount: Int?
     var idleCPUSeconds: Double?
     var idleWakeUps: Int?
+    /// From the burst's last album link until no thumbnail is pending.
+    var thumbnailSeconds: Double?
+    /// From the last drop's thumbnails until no helper is left (nil: one still ran).
+    var helpersEndedSeconds: Double?
 }
 
 struct WatcherRun {
@@ -33,9 +37,14 @@ struct WatcherRun {
     let drops: ArraySlice<Picture>
     let photofiler: String
     let idleSeconds: Double
+    /// photofiler only: false starts it with `PHOTOFILER_THUMBNAILS=off`, the burst's
+    /// baseline, and times the burst alone.
+    var thumbnails = true
+
+    var folderName: String { thumbnails ? kind.rawValue : "\(kind.rawValue)-no-thumbnails" }
 
     func run() throws -> WatcherResult {
-        let root = "\(work)/\(kind.rawValue)"
+        let root = "\(work)/\(folderName)"
         let library = "\(root)/library"
         let inboxes = Workload.inboxNames.map { "\(root)/inboxes/\($0)" }
         for inbox in inboxes { try makeDirectories(inbox) }
@@ -76,6 +85,9 @@ struct WatcherRun {
             result.helperCount = helpers.count
             result.helperRSSKB = helpers.reduce(0) { $0 + $1.rssKB }
             result.helperAnonymousRSSKB = helpers.reduce(0) { $0 + $1.anonymousRSSKB }
+            guard thumbnails else { return result }
+            result.thumbnailSeconds = try ThumbnailBurst.waitForThumbnails(
+                library: library, photofiler: photofiler, timeout: 1800)
         }
 
         // Latency: one file at a time on an idle watcher.
@@ -93,6 +105,11 @@ struct WatcherRun {
             result.durableLatencies.append((max(link, gone) - dropped) * 1000)
         }
 
+        if kind == .photofiler {
+            // Idle means the thumbnail queue done and the helpers gone too.
+            _ = try ThumbnailBurst.waitForThumbnails(library: library, photofiler: photofiler, timeout: 120)
+            result.helpersEndedSeconds = ThumbnailBurst.waitForHelpersToEnd(daemon: child.pid, timeout: 90)
+        }
         if kind == .photofiler, idleSeconds > 0 {
             usleep(300_000)  // let the last log line and status update go out
             if let before = ProcessSample.read(pid: child.pid) {
@@ -108,12 +125,19 @@ struct WatcherRun {
 
     private func startPhotofiler(root: String, library: String, inboxes: [String]) throws -> Child {
         let socket = try NotifySocket(path: "\(root)/notify.sock")
-        var arguments = ["watch", "--library", library, "--settle", "0"]
+        // Desktop thumbnails off, as for vipsthumbnail (it makes none), and never in the
+        // user's own cache.
+        let configuration = "\(root)/photofiler.conf"
+        try "[library]\ndesktop-thumbnails = false\n".write(
+            toFile: configuration, atomically: true, encoding: .utf8)
+        var environment = ["NOTIFY_SOCKET": socket.path, "XDG_CACHE_HOME": "\(root)/cache"]
+        if !thumbnails { environment["PHOTOFILER_THUMBNAILS"] = "off" }
+        var arguments = ["watch", "--config", configuration, "--library", library, "--settle", "0"]
         for (name, inbox) in zip(Workload.inboxNames, inboxes) {
             arguments += ["--inbox", "\(name)=\(inbox)"]
         }
         let child = try Child(
-            photofiler, arguments, environment: ["NOTIFY_SOCKET": socket.path], log: "\(root)/log")
+            photofiler, arguments, environment: environment, log: "\(root)/log")
         guard socket.wait(for: "READY=1", timeout: 60, alive: { child.isRunning }) else {
             child.stop()
             throw BenchFailure("photofiler did not send READY=1; see \(root)/log")

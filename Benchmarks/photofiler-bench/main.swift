@@ -126,21 +126,29 @@ func main() throws {
     let floorDurableSeconds = try floor(true)
 
     // 2. The recipe and photofiler, each on its own fresh copy of the same files.
-    func watcher(_ kind: WatcherKind) throws -> WatcherResult {
-        let result = try WatcherRun(
+    func watcher(_ kind: WatcherKind, thumbnails: Bool = true) throws -> WatcherResult {
+        let run = WatcherRun(
             kind: kind, work: work, workload: workload, burst: burst, drops: drops, photofiler: photofiler,
-            idleSeconds: options.idleSeconds
-        ).run()
+            idleSeconds: options.idleSeconds, thumbnails: thumbnails)
+        let result = try run.run()
         say(
             String(
-                format: "  %@: %.2f s, %.0f files/s; latency p50 %.2f ms, p99 %.2f ms", kind.rawValue,
+                format: "  %@: %.2f s, %.0f files/s; latency p50 %.2f ms, p99 %.2f ms", run.folderName,
                 result.seconds,
                 result.filesPerSecond, percentile(result.latencies, 50), percentile(result.latencies, 99)))
-        if !options.keepWork { removeTree("\(work)/\(kind.rawValue)") }
+        if !options.keepWork { removeTree("\(work)/\(run.folderName)") }
         return result
     }
     let recipe = try watcher(.recipe)
     let filer = try watcher(.photofiler)
+    let filerWithoutThumbnails = try watcher(.photofiler, thumbnails: false)
+    let thumbnailFloor = try ThumbnailBurst.floorSeconds(
+        files: burst.map { "\(workload.folder)/\($0.name)" }, output: "\(work)/vipsthumbnail")
+    removeTree("\(work)/vipsthumbnail")
+    say(
+        String(
+            format: "  thumbnails of the burst: photofiler %.1f s after it, vipsthumbnail %.1f s",
+            filer.thumbnailSeconds ?? .nan, thumbnailFloor))
 
     // 3. A large catalog: start-up, list, and a page of the gallery's API.
     let large = "\(work)/large-library"
@@ -159,7 +167,8 @@ func main() throws {
     var report = Report(
         machine: machine, files: options.files, drops: options.drops, assets: options.assets,
         floorSeconds: floorSeconds, floorDurableSeconds: floorDurableSeconds, recipe: recipe,
-        photofiler: filer,
+        photofiler: filer, photofilerWithoutThumbnails: filerWithoutThumbnails,
+        thumbnailFloorSeconds: thumbnailFloor,
         startUp: startUp, listSeconds: list, galleryPageSeconds: galleryPage)
     report.idleSeconds = options.idleSeconds
     say("")

@@ -77,6 +77,36 @@ static inline int photofiler_vips_flatten_white(VipsImage *in, VipsImage **out) 
     return result;
 }
 
+// A HEIF grid (a phone's HEIC, a tiled AVIF) decoded tile by tile (HeifGridDecoder):
+// each tile shrunk as it comes, the small tiles joined, cropped, then thumbnailed.
+
+/// A tile averaged over `factor` × `factor` blocks (a power of two that divides the
+/// tile, so blocks never straddle two tiles).
+static inline int photofiler_vips_shrink(VipsImage *in, VipsImage **out, int factor) {
+    return vips_shrink(in, out, (double)factor, (double)factor, NULL);
+}
+
+/// `count` equal tiles in rows of `across`, left to right, top to bottom.
+static inline int photofiler_vips_arrayjoin(VipsImage **tiles, int count, VipsImage **out, int across) {
+    return vips_arrayjoin(tiles, out, count, "across", across, NULL);
+}
+
+/// The `width` × `height` area at (`left`, `top`).
+static inline int photofiler_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
+                                               int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/// As photofiler_vips_thumbnail_source, from a picture already in memory (the
+/// joined grid, a few megabytes): fitted in `edge` × `edge`, in sRGB, through its
+/// `icc-profile-data` when `through_profile`.
+static inline int photofiler_vips_thumbnail_image(VipsImage *in, VipsImage **out, int edge, int through_profile) {
+    if (through_profile)
+        return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, "export_profile",
+                                    "srgb", NULL);
+    return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
+}
+
 /// Decodes an encoded picture in memory (the tests read thumbnails back with it).
 static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t count) {
     return vips_image_new_from_buffer(bytes, count, "", NULL);

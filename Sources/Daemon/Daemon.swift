@@ -146,9 +146,12 @@ public final class Daemon: @unchecked Sendable {
             "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
-        thumbnails = ThumbnailQueue(
-            layout: layout, desktop: Configuration.desktopThumbnailCache(configuration), log: log)
-        thumbnails?.start()
+        // `PHOTOFILER_THUMBNAILS=off`: the benchmark's baseline for the burst without them.
+        if ProcessEnvironment.current["PHOTOFILER_THUMBNAILS"] != "off" {
+            thumbnails = ThumbnailQueue(
+                layout: layout, desktop: Configuration.desktopThumbnailCache(configuration), log: log)
+            thumbnails?.start()
+        }
         publishState()
         notifier.ready(status: statusLine())
         if found >= Self.backlogProgressThreshold {

@@ -26,7 +26,7 @@ package struct ThumbnailMaker {
         let decoded: VipsImageHandle
         switch request.source {
         case .image:
-            decoded = try decodeImage(fd, edge: edge)
+            decoded = try decodeImage(fd, size: size, edge: edge)
         case .video(let rotation):
             decoded = try VideoFrame.decode(fd, edge: edge, rotation: rotation)
         case .cameraPreview(let orientation):
@@ -47,7 +47,16 @@ package struct ThumbnailMaker {
         }
     }
 
-    private func decodeImage(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+    private func decodeImage(_ fd: FileDescriptor, size: Int64, edge: Int) throws(ThumbnailFailure)
+        -> VipsImageHandle
+    {
+        // A phone's HEIC is a grid of tiles: decoded one tile at a time, never whole.
+        if let tiled = try HeifGridDecoder.decode(fd, size: size, edge: edge) { return tiled }
+        return try decodeWhole(fd, edge: edge)
+    }
+
+    /// libvips' own thumbnail of the file (shrink-on-load where the format has it).
+    func decodeWhole(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
         let throughProfile = try hasProfile(fd)
         // libvips reads through its own dup of the descriptor.
         guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
