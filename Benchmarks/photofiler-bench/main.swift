@@ -15,10 +15,16 @@ struct Options {
     var cache: String?
     var keepWork = false
     var smoke = false
+    /// A large library kept between runs (a million assets take minutes to make):
+    /// made there when missing, reused when present.
+    var largeLibrary: String?
+    /// Only the large-library figures (start-up, list, check), no burst.
+    var largeOnly = false
 
     static let usage = """
         usage: photofiler-bench [--smoke] [--files N] [--drops N] [--idle SECONDS] [--assets N]
                                 [--out DIR] [--photofiler PATH] [--cache DIR] [--keep-work]
+                                [--large-library DIR] [--large-only]
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -50,6 +56,8 @@ struct Options {
             case "--photofiler": options.photofiler = try value(argument)
             case "--cache": options.cache = try value(argument)
             case "--keep-work": options.keepWork = true
+            case "--large-library": options.largeLibrary = try value(argument)
+            case "--large-only": options.largeOnly = true
             case "-h", "--help":
                 say(usage)
                 exit(0)
@@ -90,6 +98,10 @@ func main() throws {
     let work = String(cString: made)
     defer { if !options.keepWork { removeTree(work) } else { say("  work folder kept: \(work)") } }
 
+    if options.largeOnly {
+        try ScaleRun.run(options: options, work: work, photofiler: photofiler)
+        return
+    }
     let cache = options.cache ?? "\((build as NSString).deletingLastPathComponent)/bench-cache"
     let total = options.files + options.drops
     let workload = try Workload.make(count: total, cacheRoot: cache)
@@ -135,8 +147,10 @@ func main() throws {
     let filer = try watcher(.photofiler)
 
     // 3. A large catalog: start-up, list, and a page of the gallery's API.
-    let large = "\(work)/large-library"
-    try LargeLibrary.make(at: large, count: options.assets)
+    let large = options.largeLibrary ?? "\(work)/large-library"
+    if options.largeLibrary == nil || access("\(large)/.photofiler/catalog.sqlite", F_OK) != 0 {
+        try LargeLibrary.make(at: large, count: options.assets)
+    }
     _ = try LargeLibrary.startUp(root: large, work: work, photofiler: photofiler)  // warm the page cache
     var startUps: [LargeLibrary.StartUp] = []
     for _ in 0..<3 {
