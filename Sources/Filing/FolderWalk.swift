@@ -67,7 +67,9 @@ struct FolderWalk {
     /// (each entry looked up relative to its folder's descriptor). A folder or file
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
     /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
-    static func roll(layout: LibraryLayout, stamps previous: [BytePath: FolderStamp]) -> FolderWalk {
+    static func roll(layout: LibraryLayout, stamps previous: [BytePath: FolderStamp], clock: () -> Int64)
+        -> FolderWalk
+    {
         var walk = FolderWalk()
         var stampedChildren: [BytePath: [BytePath]] = [:]
         for path in previous.keys where path.isWithin(LibraryLayout.rollFolderName) {

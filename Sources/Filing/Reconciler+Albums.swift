@@ -39,7 +39,7 @@ extension Reconciler {
             guard let folderStatus, folderStatus.isDirectory else { continue }
             let seen = FolderWalk.look(
                 at: relativeFolder, status: folderStatus, stamp: state.stamps[relativeFolder],
-                clock: FolderWalk.clock())
+                clock: clock())
             if seen.unchanged {
                 state.folders[relativeFolder] = .unchanged
                 state.newStamps.append(seen.stamp)
@@ -163,7 +163,7 @@ extension Reconciler {
     /// walk of the whole Roll (only when an album entry has to be resolved).
     private func rollInodes(_ walk: FolderWalk) throws(FilingError) -> [UInt64: BytePath] {
         let complete = walk.folders.values.allSatisfy { $0 == .read }
-        let files = complete ? walk.rollFiles : FolderWalk.roll(layout: layout, stamps: [:]).rollFiles
+        let files = complete ? walk.rollFiles : FolderWalk.roll(layout: layout, stamps: [:], clock: clock).rollFiles
         return Dictionary(files.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
     }
 }

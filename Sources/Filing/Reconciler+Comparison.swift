@@ -21,7 +21,7 @@ extension Reconciler {
         verifyHashes: Bool, stamps: [BytePath: FolderStamp],
         progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws(FilingError) -> Comparison {
-        let walk = FolderWalk.roll(layout: layout, stamps: stamps)
+        let walk = FolderWalk.roll(layout: layout, stamps: stamps, clock: clock)
         var result = walk.unreadable.keys.sorted().map { Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!) }
         result += try rollDifferences(walk: walk, verifyHashes: verifyHashes, progress: progress)
         var albums = AlbumComparison(walk: walk, stamps: stamps)

@@ -12,6 +12,9 @@ public struct Reconciler {
     var layout: LibraryLayout { filer.layout }
     var catalog: Catalog { filer.catalog }
 
+    /// The wall clock in nanoseconds that folder times are judged by (tests move it on).
+    package var clock: () -> Int64 = FolderWalk.clock
+
     public init(filer: Filer) { self.filer = filer }
 
     /// Every difference, in a stable order, every folder read. `verifyHashes` reads
@@ -48,7 +51,7 @@ public struct Reconciler {
         if adopted > 0 || paired > 0 {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
-            var albums = AlbumComparison(walk: FolderWalk.roll(layout: layout, stamps: [:]), stamps: [:])
+            var albums = AlbumComparison(walk: FolderWalk.roll(layout: layout, stamps: [:], clock: clock), stamps: [:])
             let fresh = try albumDifferences(&albums, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }
