@@ -120,18 +120,21 @@ extension Catalog {
     }
 
     /// The active memberships of live assets in one album: the still's entry name,
-    /// the video's (a Live Photo's), and the asset.
+    /// the video's (a Live Photo's), the asset, and the roll paths they link to.
     public func forEachActiveEntry(
-        inAlbum id: AlbumID, _ body: (_ entry: BytePath, _ videoEntry: BytePath?, _ asset: AssetID) -> Void
+        inAlbum id: AlbumID,
+        _ body: (_ entry: BytePath, _ videoEntry: BytePath?, _ asset: AssetID, _ rollPath: BytePath, _ videoPath: BytePath?) -> Void
     ) throws(CatalogError) {
         try connection.withStatement(
             """
-            SELECT m.entry_name, m.video_entry_name, m.asset_id FROM memberships m
+            SELECT m.entry_name, m.video_entry_name, m.asset_id, a.roll_path, a.live_video_path FROM memberships m
             JOIN assets a ON a.id = m.asset_id
             WHERE m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NULL
             """, [.integer(id)]
         ) { row throws(CatalogError) in
-            while try row.step() { body(row.path(0), row.optionalPath(1), row.int64(2)) }
+            while try row.step() {
+                body(row.path(0), row.optionalPath(1), row.int64(2), row.path(3), row.optionalPath(4))
+            }
         }
     }
 }

@@ -95,7 +95,7 @@ extension Daemon {
             let summary = try reconciler.reconcileChangedFolders { difference in
                 log.info("Reconciling (\(reason)): \(difference)")
             }
-            log.debug(
+            log.info(
                 "Reconciled (\(reason)): read \(summary.foldersRead) of \(summary.foldersLookedAt) folder(s) of the Roll and albums, the others unchanged since the last reconcile."
             )
         } catch {

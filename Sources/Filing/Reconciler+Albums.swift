@@ -72,7 +72,7 @@ extension Reconciler {
         for album in albums where !folderNames.contains(album.folderName) {
             var gone: [(AssetID, BytePath)] = []
             try filer.catalogCall { () throws(CatalogError) in
-                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, _, asset in gone.append((asset, entry)) }
+                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, _, asset, _, _ in gone.append((asset, entry)) }
             }
             for (asset, entry) in gone.sorted(by: { $0.0 < $1.0 }) {
                 result.append(.membershipWithoutLink(asset: asset, album: album.name, entryName: entry))
@@ -88,15 +88,16 @@ extension Reconciler {
         verifyTargets: Bool
     ) throws(FilingError) -> (differences: [Difference]?, failure: Errno?) {
         let folderPath = layout.albums.appending(folder)
-        // Entry name → asset, for the album's live members (stills and Live Photo videos).
-        var stills: [BytePath: AssetID] = [:]
-        var videos: [BytePath: AssetID] = [:]
+        // Entry name → asset, for the album's live members (stills and Live Photo
+        // videos); with targets verified, also the roll file each must lead to.
+        var stills: [BytePath: Member] = [:]
+        var videos: [BytePath: Member] = [:]
         var members = Set<AssetID>()
         if let album {
             try filer.catalogCall { () throws(CatalogError) in
-                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, video, asset in
-                    stills[entry] = asset
-                    if let video { videos[video] = asset }
+                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, video, asset, rollPath, videoPath in
+                    stills[entry] = Member(asset: asset, target: verifyTargets ? rollPath : nil)
+                    if let video { videos[video] = Member(asset: asset, target: verifyTargets ? videoPath : nil) }
                     members.insert(asset)
                 }
             }
@@ -110,12 +111,15 @@ extension Reconciler {
                 let member = stills.removeValue(forKey: name) ?? videos[name]
                 if member != nil, !verifyTargets { return true }
                 do throws(FilingError) {
-                    guard let (asset, isVideo) = try asset(behind: folderPath.appending(name), state: &state)
-                    else {
+                    let entryPath = folderPath.appending(name)
+                    if let member, let target = member.target, try leads(entryPath, to: target, state: &state) {
+                        return true
+                    }
+                    guard let (asset, isVideo) = try asset(behind: entryPath, state: &state) else {
                         found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
                         return true
                     }
-                    if member == asset.id { return true }
+                    if member?.asset == asset.id { return true }
                     if isVideo {
                         found.append(
                             .videoLinkWithoutRecord(asset: asset.id, albumFolder: folder, entryName: name))
@@ -136,11 +140,25 @@ extension Reconciler {
         // Unsorted listing (a million entries); only the differences are sorted.
         var result = found.sorted { $0.description < $1.description }
         if let album {
-            for (entry, asset) in stills.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-                result.append(.membershipWithoutLink(asset: asset, album: album.name, entryName: entry))
+            for (entry, member) in stills.sorted(by: { ($0.value.asset, $0.key) < ($1.value.asset, $1.key) }) {
+                result.append(.membershipWithoutLink(asset: member.asset, album: album.name, entryName: entry))
             }
         }
         return (result, nil)
+    }
+
+    /// A member's album entry: its asset, and (targets verified) the roll file it must lead to.
+    private struct Member {
+        var asset: AssetID
+        var target: BytePath?
+    }
+
+    /// True when the album entry at `entry` leads to the roll file `rollPath`.
+    private func leads(_ entry: BytePath, to rollPath: BytePath, state: inout AlbumComparison)
+        throws(FilingError) -> Bool
+    {
+        if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
+        return resolve(entry: entry, byInode: state.rollByInode!) == rollPath
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll

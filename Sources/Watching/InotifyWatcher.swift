@@ -305,14 +305,19 @@ public final class InotifyWatcher: @unchecked Sendable {
                         folder: .init(path: folder, root: root, device: status.device, inode: status.inode))
                     newly.append(folder)
                 }
-                for entry in try Sys.listDirectory(folder) {
-                    let child = folder.appending(entry.name)
+                // One entry at a time: an album folder of a million links is read
+                // for its sub-folders without a million-element array.
+                let directory = try Sys.openDirectory(folder)
+                defer { directory.close() }
+                try Sys.forEachEntry(in: directory, path: folder) { entry in
                     switch entry.kind {
-                    case .directory: stack.append(child)
+                    case .directory: stack.append(folder.appending(entry.name))
                     case .unknown:
+                        let child = folder.appending(entry.name)
                         if (try? Sys.status(child))?.isDirectory == true { stack.append(child) }
                     default: break
                     }
+                    return true
                 }
             } catch {
                 if error.errno == .noSpace && error.call == "inotify_add_watch" {
