@@ -15,4 +15,13 @@ extension Catalog {
             row throws(CatalogError) in AssetHash(id: row.int64(0), hash: row.text(1))
         }
     }
+
+    /// `liveAssetHashes` one row at a time, for scans that keep only a few of them
+    /// (a million assets at start-up, nearly all with their thumbnails made).
+    public func forEachLiveAssetHash(_ body: (AssetHash) -> Void) throws(CatalogError) {
+        try connection.withStatement("SELECT id, hash FROM assets WHERE deleted_at IS NULL ORDER BY id", []) {
+            row throws(CatalogError) in
+            while try row.step() { body(AssetHash(id: row.int64(0), hash: row.text(1))) }
+        }
+    }
 }

@@ -122,13 +122,13 @@ public final class ThumbnailStore {
     /// Assets in the library whose thumbnails are still to make (missing, and not
     /// known to be undecodable), oldest first: what the background queue resumes with.
     public func pending() throws(ThumbnailError) -> [AssetID] {
-        let assets: [AssetHash]
+        var pending: [AssetID] = []
         do {
-            assets = try catalog.liveAssetHashes()
+            try catalog.forEachLiveAssetHash { if files.isPending(hash: $0.hash) { pending.append($0.id) } }
         } catch {
             throw .catalog(error)
         }
-        return assets.filter { files.isPending(hash: $0.hash) }.map(\.id)
+        return pending
     }
 
     /// A stored thumbnail (a JPEG) as a PNG of the same size, for `thumb -o FILE.png`.
