@@ -112,10 +112,12 @@ extension Reconciler {
                 if member != nil, !verifyTargets { return true }
                 do throws(FilingError) {
                     let entryPath = folderPath.appending(name)
-                    if let member, let target = member.target, try leads(entryPath, to: target, state: &state) {
+                    if let member, let target = member.target,
+                        try leads(entryPath, in: directory, to: target, state: &state)
+                    {
                         return true
                     }
-                    guard let (asset, isVideo) = try asset(behind: entryPath, state: &state) else {
+                    guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state) else {
                         found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
                         return true
                     }
@@ -154,22 +156,22 @@ extension Reconciler {
     }
 
     /// True when the album entry at `entry` leads to the roll file `rollPath`.
-    private func leads(_ entry: BytePath, to rollPath: BytePath, state: inout AlbumComparison)
-        throws(FilingError) -> Bool
-    {
+    private func leads(
+        _ entry: BytePath, in folder: FileDescriptor, to rollPath: BytePath, state: inout AlbumComparison
+    ) throws(FilingError) -> Bool {
         if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
-        return resolve(entry: entry, byInode: state.rollByInode!) == rollPath
+        return resolve(entry: entry, byInode: state.rollByInode!, folder: folder) == rollPath
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll
     /// file with the same inode), and whether it is that asset's Live Photo video.
-    private func asset(behind entry: BytePath, state: inout AlbumComparison) throws(FilingError)
-        -> (asset: AssetRecord, isVideo: Bool)?
+    private func asset(behind entry: BytePath, in folder: FileDescriptor, state: inout AlbumComparison)
+        throws(FilingError) -> (asset: AssetRecord, isVideo: Bool)?
     {
         if state.rollByInode == nil {
             state.rollByInode = try rollInodes(state.walk)
         }
-        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!) else { return nil }
+        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!, folder: folder) else { return nil }
         return try filer.catalogCall { () throws(CatalogError) -> (asset: AssetRecord, isVideo: Bool)? in
             if let still = try catalog.asset(rollPath: rollPath), !still.isDeleted { return (still, false) }
             if let live = try catalog.asset(liveVideoPath: rollPath), !live.isDeleted { return (live, true) }

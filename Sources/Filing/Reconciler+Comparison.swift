@@ -56,6 +56,23 @@ extension Reconciler {
             }
             return lastLook
         }
+        // Files are opened by name in their open folder: no walk of the whole path per file.
+        var openFolder: (path: BytePath, descriptor: FileDescriptor)?
+        defer { openFolder?.descriptor.close() }
+        func hash(_ path: BytePath) throws(FilingError) -> String {
+            let folder = path.parent
+            let absolute = layout.absolute(path)
+            return try filer.systemCall(absolute) { () throws(SystemError) -> String in
+                if openFolder?.path != folder {
+                    openFolder?.descriptor.close()
+                    openFolder = nil
+                    openFolder = (folder, try Sys.openDirectory(layout.absolute(folder)))
+                }
+                let fd = try Sys.openForReading(path.lastComponent, in: openFolder!.descriptor)
+                defer { fd.close() }
+                return try ContentHasher.hash(fd)
+            }
+        }
         enum Found { case asRecorded, missing, otherBytes(String) }
         func compare(_ path: BytePath, size: Int64?, hash recorded: String?) throws(FilingError) -> Found {
             switch look(path) {

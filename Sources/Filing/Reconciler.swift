@@ -135,11 +135,16 @@ public struct Reconciler {
     }
 
     /// The roll file an album entry stands for: a symbolic link's target, or the roll
-    /// file with the same inode.
-    package func resolve(entry: BytePath, byInode: [UInt64: BytePath]) -> BytePath? {
-        guard let status = try? Sys.status(entry) else { return nil }
+    /// file with the same inode. With `folder` (the entry's folder, open), the entry is
+    /// looked up by name in it: no walk of the whole path per entry.
+    package func resolve(entry: BytePath, byInode: [UInt64: BytePath], folder: FileDescriptor? = nil)
+        -> BytePath?
+    {
+        let name = folder == nil ? entry : entry.lastComponent
+        let directory = folder ?? .currentWorkingDirectory
+        guard let status = try? Sys.status(name, in: directory) else { return nil }
         if status.isSymbolicLink {
-            guard let target = try? Sys.readLink(entry) else { return nil }
+            guard let target = try? Sys.readLink(name, in: directory) else { return nil }
             let absolute = target.isAbsolute ? target : entry.parent.appending(target)
             return layout.relative(LibraryLayout.normalize(absolute))
         }
