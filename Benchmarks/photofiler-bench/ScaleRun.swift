@@ -9,12 +9,15 @@ enum ScaleRun {
         let root = try library(options: options, work: work)
         _ = try LargeLibrary.startUp(root: root, work: work, photofiler: photofiler)  // stamps, warms caches
         var startUps: [LargeLibrary.StartUp] = []
-        for _ in 0..<3 { startUps.append(try LargeLibrary.startUp(root: root, work: work, photofiler: photofiler)) }
+        for _ in 0..<3 {
+            startUps.append(try LargeLibrary.startUp(root: root, work: work, photofiler: photofiler))
+        }
         let startUp = startUps.sorted { $0.seconds < $1.seconds }[1]
         let list = try LargeLibrary.list(root: root, photofiler: photofiler)
         let check = try timedRun(photofiler, ["check", "--library", root])
         guard check.status == 0 else {
-            throw BenchFailure("photofiler check found differences on the large library (exit \(check.status))")
+            throw BenchFailure(
+                "photofiler check found differences on the large library (exit \(check.status))")
         }
         let catalog = "\(root)/.photofiler/catalog.sqlite"
         let bytes = ["", "-wal"].reduce(0) { total, suffix in
@@ -23,7 +26,9 @@ enum ScaleRun {
         }
         let assets = options.assets
         say("")
-        say("| assets | READY, s (median of 3) | peak RSS during start-up, MB | RSS at READY, MB | list, ms | check, s | catalog, bytes/asset |")
+        say(
+            "| assets | READY, s (median of 3) | peak RSS during start-up, MB | RSS at READY, MB | list, ms | check, s | catalog, bytes/asset |"
+        )
         say("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         say(
             String(

@@ -14,12 +14,14 @@ public struct FolderStamp: Sendable, Equatable {
     public init(path: BytePath, status: FileStatus, trusted: Bool) {
         self.init(
             path: path, device: status.device, inode: status.inode,
-            modificationNanoseconds: status.modificationNanoseconds, changeNanoseconds: status.changeNanoseconds,
+            modificationNanoseconds: status.modificationNanoseconds,
+            changeNanoseconds: status.changeNanoseconds,
             trusted: trusted)
     }
 
     public init(
-        path: BytePath, device: UInt64, inode: UInt64, modificationNanoseconds: Int64, changeNanoseconds: Int64,
+        path: BytePath, device: UInt64, inode: UInt64, modificationNanoseconds: Int64,
+        changeNanoseconds: Int64,
         trusted: Bool
     ) {
         self.path = path
@@ -123,7 +125,10 @@ extension Catalog {
     /// the video's (a Live Photo's), the asset, and the roll paths they link to.
     public func forEachActiveEntry(
         inAlbum id: AlbumID,
-        _ body: (_ entry: BytePath, _ videoEntry: BytePath?, _ asset: AssetID, _ rollPath: BytePath, _ videoPath: BytePath?) -> Void
+        _ body: (
+            _ entry: BytePath, _ videoEntry: BytePath?, _ asset: AssetID, _ rollPath: BytePath,
+            _ videoPath: BytePath?
+        ) -> Void
     ) throws(CatalogError) {
         try connection.withStatement(
             """

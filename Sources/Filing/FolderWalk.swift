@@ -113,7 +113,7 @@ struct FolderWalk {
                     }
                     return true
                 }
-            } catch where error.errno == .noSuchFile {
+            } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
                 walk.unreadable[folder] = error.errno

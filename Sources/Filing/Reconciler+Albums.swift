@@ -48,7 +48,7 @@ extension Reconciler {
             let directory: FileDescriptor
             do {
                 directory = try Sys.openDirectory(folderPath)
-            } catch where error.errno == .noSuchFile {
+            } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
                 // Its memberships stand: an album that cannot be read is not empty.
@@ -72,7 +72,9 @@ extension Reconciler {
         for album in albums where !folderNames.contains(album.folderName) {
             var gone: [(AssetID, BytePath)] = []
             try filer.catalogCall { () throws(CatalogError) in
-                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, _, asset, _, _ in gone.append((asset, entry)) }
+                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, _, asset, _, _ in
+                    gone.append((asset, entry))
+                }
             }
             for (asset, entry) in gone.sorted(by: { $0.0 < $1.0 }) {
                 result.append(.membershipWithoutLink(asset: asset, album: album.name, entryName: entry))
@@ -95,9 +97,12 @@ extension Reconciler {
         var members = Set<AssetID>()
         if let album {
             try filer.catalogCall { () throws(CatalogError) in
-                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, video, asset, rollPath, videoPath in
+                try catalog.forEachActiveEntry(inAlbum: album.id) {
+                    entry, video, asset, rollPath, videoPath in
                     stills[entry] = Member(asset: asset, target: verifyTargets ? rollPath : nil)
-                    if let video { videos[video] = Member(asset: asset, target: verifyTargets ? videoPath : nil) }
+                    if let video {
+                        videos[video] = Member(asset: asset, target: verifyTargets ? videoPath : nil)
+                    }
                     members.insert(asset)
                 }
             }
@@ -117,7 +122,8 @@ extension Reconciler {
                     {
                         return true
                     }
-                    guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state) else {
+                    guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state)
+                    else {
                         found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
                         return true
                     }
@@ -142,8 +148,10 @@ extension Reconciler {
         // Unsorted listing (a million entries); only the differences are sorted.
         var result = found.sorted { $0.description < $1.description }
         if let album {
-            for (entry, member) in stills.sorted(by: { ($0.value.asset, $0.key) < ($1.value.asset, $1.key) }) {
-                result.append(.membershipWithoutLink(asset: member.asset, album: album.name, entryName: entry))
+            for (entry, member) in stills.sorted(by: { ($0.value.asset, $0.key) < ($1.value.asset, $1.key) })
+            {
+                result.append(
+                    .membershipWithoutLink(asset: member.asset, album: album.name, entryName: entry))
             }
         }
         return (result, nil)
@@ -171,7 +179,9 @@ extension Reconciler {
         if state.rollByInode == nil {
             state.rollByInode = try rollInodes(state.walk)
         }
-        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!, folder: folder) else { return nil }
+        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!, folder: folder) else {
+            return nil
+        }
         return try filer.catalogCall { () throws(CatalogError) -> (asset: AssetRecord, isVideo: Bool)? in
             if let still = try catalog.asset(rollPath: rollPath), !still.isDeleted { return (still, false) }
             if let live = try catalog.asset(liveVideoPath: rollPath), !live.isDeleted { return (live, true) }
@@ -183,7 +193,8 @@ extension Reconciler {
     /// walk of the whole Roll (only when an album entry has to be resolved).
     private func rollInodes(_ walk: FolderWalk) throws(FilingError) -> [UInt64: BytePath] {
         let complete = walk.folders.values.allSatisfy { $0 == .read }
-        let files = complete ? walk.rollFiles : FolderWalk.roll(layout: layout, stamps: [:], clock: clock).rollFiles
+        let files =
+            complete ? walk.rollFiles : FolderWalk.roll(layout: layout, stamps: [:], clock: clock).rollFiles
         return Dictionary(files.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
     }
 }

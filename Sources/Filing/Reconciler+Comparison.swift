@@ -22,7 +22,9 @@ extension Reconciler {
         progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws(FilingError) -> Comparison {
         let walk = FolderWalk.roll(layout: layout, stamps: stamps, clock: clock)
-        var result = walk.unreadable.keys.sorted().map { Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!) }
+        var result = walk.unreadable.keys.sorted().map {
+            Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!)
+        }
         result += try rollDifferences(walk: walk, verifyHashes: verifyHashes, progress: progress)
         var albums = AlbumComparison(walk: walk, stamps: stamps)
         result += try albumDifferences(&albums, verifyTargets: verifyHashes)
@@ -112,13 +114,15 @@ extension Reconciler {
                     }
                     switch try compare(asset.rollPath, size: asset.size, hash: asset.hash) {
                     case .missing:
-                        byAsset.append((asset.id, 1, .missingRollFile(asset: asset.id, rollPath: asset.rollPath)))
+                        byAsset.append(
+                            (asset.id, 1, .missingRollFile(asset: asset.id, rollPath: asset.rollPath)))
                     case .otherBytes(let actual):
                         byAsset.append(
                             (
                                 asset.id, 1,
                                 .wrongHash(
-                                    asset: asset.id, rollPath: asset.rollPath, recorded: asset.hash, actual: actual)
+                                    asset: asset.id, rollPath: asset.rollPath, recorded: asset.hash,
+                                    actual: actual)
                             ))
                     case .asRecorded: break
                     }

@@ -45,14 +45,17 @@ extension Reconciler {
         var distrusted = Set<BytePath>()
         func distrust(_ path: BytePath) {
             var path = path
-            while !path.isEmpty, path != BytePath("."), distrusted.insert(path).inserted { path = path.parent }
+            while !path.isEmpty, path != BytePath("."), distrusted.insert(path).inserted {
+                path = path.parent
+            }
         }
         func distrustAlbum(folder: BytePath) { distrust(LibraryLayout.albumsFolderName.appending(folder)) }
         var trustNothing = false
         try filer.catalogCall { () throws(CatalogError) in
             for difference in comparison.differences {
                 switch difference {
-                case .missingRollFile(_, let path), .rollFileWithoutRow(let path), .wrongHash(_, let path, _, _),
+                case .missingRollFile(_, let path), .rollFileWithoutRow(let path),
+                    .wrongHash(_, let path, _, _),
                     .missingLiveVideo(_, let path):
                     distrust(path.parent)
                 case .linkWithoutMembership(_, let folder, _), .strayAlbumEntry(let folder, _),
@@ -75,7 +78,9 @@ extension Reconciler {
                 distrust(asset.rollPath.parent)
                 if let video = asset.liveVideo?.rollPath { distrust(video.parent) }
                 for membership in try catalog.memberships(ofAsset: id) {
-                    if let album = try catalog.album(id: membership.albumID) { distrustAlbum(folder: album.folderName) }
+                    if let album = try catalog.album(id: membership.albumID) {
+                        distrustAlbum(folder: album.folderName)
+                    }
                 }
             }
         }

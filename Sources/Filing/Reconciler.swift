@@ -51,7 +51,8 @@ public struct Reconciler {
         if adopted > 0 || paired > 0 {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
-            var albums = AlbumComparison(walk: FolderWalk.roll(layout: layout, stamps: [:], clock: clock), stamps: [:])
+            var albums = AlbumComparison(
+                walk: FolderWalk.roll(layout: layout, stamps: [:], clock: clock), stamps: [:])
             let fresh = try albumDifferences(&albums, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }

@@ -31,7 +31,8 @@ extension Sys {
             if name.bytes == [UInt8(ascii: ".")] || name.bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
                 continue
             }
-            guard try body(DirectoryEntry(name: name, kind: FileKind(direntType: entry.pointee.d_type))) else {
+            guard try body(DirectoryEntry(name: name, kind: FileKind(direntType: entry.pointee.d_type)))
+            else {
                 return
             }
         }

@@ -32,7 +32,9 @@ struct FolderStampTests {
                 albums[name] = try catalog.createAlbum(name: name, folderName: BytePath(name), at: 0)
                 try Sys.makeDirectories(library.layout.albums.appending(name))
             }
-            for (name, folder, album) in [("a", "2020/01", "QQ"), ("b", "2020/01", "WeChat"), ("c", "2021/02", "QQ")] {
+            for (name, folder, album) in [
+                ("a", "2020/01", "QQ"), ("b", "2020/01", "WeChat"), ("c", "2021/02", "QQ"),
+            ] {
                 let relative = BytePath("Roll/\(folder)/\(name).jpg")
                 try Sys.makeDirectories(library.layout.absolute(relative).parent)
                 let bytes = Array("folder stamp asset \(name)\n".utf8)
@@ -40,7 +42,8 @@ struct FolderStampTests {
                 try Sys.link(
                     library.layout.absolute(relative),
                     to: library.layout.albums.appending(album).appending("\(name).jpg"))
-                let created = CaptureDate(secondsSinceEpoch: 1_600_000_000, utcOffsetSeconds: 0, source: .exif)
+                let created = CaptureDate(
+                    secondsSinceEpoch: 1_600_000_000, utcOffsetSeconds: 0, source: .exif)
                 let id = try catalog.insertAsset(
                     AssetRecord(
                         id: 0, rollPath: relative, hash: Self.sha256(bytes),
@@ -50,7 +53,8 @@ struct FolderStampTests {
                         created: created, addedAt: 1_700_000_000, size: Int64(bytes.count),
                         originalName: BytePath("\(name).jpg"), sourceInbox: album))
                 try catalog.addMembership(
-                    asset: id, album: albums[album]!.id, entryName: BytePath("\(name).jpg"), at: 1_700_000_000)
+                    asset: id, album: albums[album]!.id, entryName: BytePath("\(name).jpg"), at: 1_700_000_000
+                )
                 ids[name] = id
             }
         }
@@ -76,7 +80,9 @@ struct FolderStampTests {
         static func sha256(_ bytes: [UInt8]) -> String {
             var digest = [UInt8](repeating: 0, count: 32)
             var length: UInt32 = 0
-            _ = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
+            _ = bytes.withUnsafeBytes {
+                EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil)
+            }
             return digest.map { String(format: "%02x", $0) }.joined()
         }
     }
@@ -107,7 +113,10 @@ struct FolderStampTests {
         #expect(summary.mended.isEmpty, "\(summary.mended)")
         // `check` reads everything.
         let check = try scene.library.reconciler.differences(verifyHashes: true)
-        #expect(check.contains { if case .wrongHash(scene.ids["a"]!, _, _, _) = $0 { return true } else { return false } })
+        #expect(
+            check.contains {
+                if case .wrongHash(scene.ids["a"]!, _, _, _) = $0 { return true } else { return false }
+            })
     }
 
     @Test func aFileRemovedFromTheRollWhileDownIsReconciled() throws {
@@ -152,8 +161,12 @@ struct FolderStampTests {
         try Sys.unlink(folder.appending("b.jpg"))
         // `touch -d`: the old mtime back; the kernel moves ctime on regardless.
         var times = [
-            timespec(tv_sec: Int(before.modificationNanoseconds / 1_000_000_000), tv_nsec: Int(before.modificationNanoseconds % 1_000_000_000)),
-            timespec(tv_sec: Int(before.modificationNanoseconds / 1_000_000_000), tv_nsec: Int(before.modificationNanoseconds % 1_000_000_000)),
+            timespec(
+                tv_sec: Int(before.modificationNanoseconds / 1_000_000_000),
+                tv_nsec: Int(before.modificationNanoseconds % 1_000_000_000)),
+            timespec(
+                tv_sec: Int(before.modificationNanoseconds / 1_000_000_000),
+                tv_nsec: Int(before.modificationNanoseconds % 1_000_000_000)),
         ]
         #expect(folder.withCString { utimensat(AT_FDCWD, $0, &times, 0) } == 0)
         #expect(try Sys.status(folder).modificationNanoseconds == before.modificationNanoseconds)
@@ -193,13 +206,16 @@ struct FolderStampTests {
         let summary = try scene.reconcile()
         #expect(summary.foldersRead >= 1)
         #expect(summary.mended.contains(.rollFileWithoutRow(rollPath: "Roll/2020/01/a.jpg")))
-        #expect(try scene.library.catalog.asset(id: scene.ids["a"]!)?.isDeleted == false, "the files are the truth")
+        #expect(
+            try scene.library.catalog.asset(id: scene.ids["a"]!)?.isDeleted == false,
+            "the files are the truth")
     }
 
     @Test func aMembershipEndedBeforeItsEntryWentIsSeenAgain() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
-        try scene.library.catalog.endMembership(asset: scene.ids["c"]!, album: scene.albums["QQ"]!.id, at: 1_700_000_100)
+        try scene.library.catalog.endMembership(
+            asset: scene.ids["c"]!, album: scene.albums["QQ"]!.id, at: 1_700_000_100)
         let summary = try scene.reconcile()
         #expect(summary.foldersRead == 1, "Albums/QQ is read again")
         #expect(try scene.isMember("c", of: "QQ"), "the entry is still there")
