@@ -220,4 +220,32 @@ struct FolderStampTests {
         #expect(summary.foldersRead == 1, "Albums/QQ is read again")
         #expect(try scene.isMember("c", of: "QQ"), "the entry is still there")
     }
+
+    @Test func aFolderChangedDuringTheReconcileIsReadAgain() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        _ = try scene.reconcile()
+        // The clock is read right after each folder's times are: on the sixth folder
+        // (Albums/QQ, after the Roll's five) a link is added just then, after the
+        // times that said "unchanged" were taken.
+        final class Calls: @unchecked Sendable { var count = 0 }
+        let calls = Calls()
+        var reconciler = scene.library.reconciler
+        let clock = scene.clock
+        let roll = scene.path("Roll/2020/01/b.jpg")
+        let entry = scene.path("Albums/QQ/b.jpg")
+        reconciler.clock = {
+            calls.count += 1
+            if calls.count == 6 { try? Sys.link(roll, to: entry) }
+            return clock
+        }
+        _ = try reconciler.reconcileChangedFolders { _ in }
+        #expect(calls.count >= 6)
+        let next = try scene.reconcile()
+        #expect(next.foldersRead == 1, "Albums/QQ's stored times are from before the change")
+        #expect(try scene.isMember("b", of: "QQ"))
+        // The folders of what was mended are read once more, then trusted.
+        #expect(try scene.reconcile().foldersRead >= 1)
+        #expect(try scene.reconcile().foldersRead == 0)
+    }
 }
