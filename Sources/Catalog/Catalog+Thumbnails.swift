@@ -17,11 +17,14 @@ extension Catalog {
     }
 
     /// `liveAssetHashes` one row at a time, for scans that keep only a few of them
-    /// (a million assets at start-up, nearly all with their thumbnails made).
-    public func forEachLiveAssetHash(_ body: (AssetHash) -> Void) throws(CatalogError) {
+    /// (a million assets at start-up, nearly all with their thumbnails made);
+    /// `body` returns false to stop.
+    public func forEachLiveAssetHash(_ body: (AssetHash) -> Bool) throws(CatalogError) {
         try connection.withStatement("SELECT id, hash FROM assets WHERE deleted_at IS NULL ORDER BY id", []) {
             row throws(CatalogError) in
-            while try row.step() { body(AssetHash(id: row.int64(0), hash: row.text(1))) }
+            while try row.step() {
+                guard body(AssetHash(id: row.int64(0), hash: row.text(1))) else { return }
+            }
         }
     }
 }

@@ -32,7 +32,10 @@ public struct ThumbnailFiles: Sendable {
     /// How many assets in the library have thumbnails still to make (`status`).
     public func pendingCount(in catalog: Catalog) throws(CatalogError) -> Int {
         var count = 0
-        try catalog.forEachLiveAssetHash { if isPending(hash: $0.hash) { count += 1 } }
+        try catalog.forEachLiveAssetHash {
+            if isPending(hash: $0.hash) { count += 1 }
+            return true
+        }
         return count
     }
 

@@ -121,10 +121,15 @@ public final class ThumbnailStore {
 
     /// Assets in the library whose thumbnails are still to make (missing, and not
     /// known to be undecodable), oldest first: what the background queue resumes with.
-    public func pending() throws(ThumbnailError) -> [AssetID] {
+    /// `stop` is asked before each asset: the scan ends early when it says so.
+    public func pending(stop: () -> Bool = { false }) throws(ThumbnailError) -> [AssetID] {
         var pending: [AssetID] = []
         do {
-            try catalog.forEachLiveAssetHash { if files.isPending(hash: $0.hash) { pending.append($0.id) } }
+            try catalog.forEachLiveAssetHash {
+                if stop() { return false }
+                if files.isPending(hash: $0.hash) { pending.append($0.id) }
+                return true
+            }
         } catch {
             throw .catalog(error)
         }
