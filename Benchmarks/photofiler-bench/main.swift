@@ -20,11 +20,14 @@ struct Options {
     var largeLibrary: String?
     /// Only the large-library figures (start-up, list, check), no burst.
     var largeOnly = false
+    /// Only make the large library there (for the gallery's browser timings) and stop.
+    var makeLibrary: String?
 
     static let usage = """
         usage: photofiler-bench [--smoke] [--files N] [--drops N] [--idle SECONDS] [--assets N]
                                 [--out DIR] [--photofiler PATH] [--cache DIR] [--keep-work]
                                 [--large-library DIR] [--large-only]
+               photofiler-bench --make-library DIR [--assets N]
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -58,6 +61,7 @@ struct Options {
             case "--keep-work": options.keepWork = true
             case "--large-library": options.largeLibrary = try value(argument)
             case "--large-only": options.largeOnly = true
+            case "--make-library": options.makeLibrary = try value(argument)
             case "-h", "--help":
                 say(usage)
                 exit(0)
@@ -81,6 +85,10 @@ func ownFolder() -> String {
 
 func main() throws {
     let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    if let root = options.makeLibrary {
+        try LargeLibrary.make(at: root, count: options.assets)
+        return
+    }
     let build = ownFolder()
     let photofiler = options.photofiler ?? "\(build)/photofiler"
     guard FileManager.default.isExecutableFile(atPath: photofiler) else {
