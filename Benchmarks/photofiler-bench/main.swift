@@ -15,12 +15,18 @@ struct Options {
     var cache: String?
     var keepWork = false
     var smoke = false
+    /// A large library kept between runs (a million assets take minutes to make):
+    /// made there when missing, reused when present.
+    var largeLibrary: String?
+    /// Only the large-library figures (start-up, list, check), no burst.
+    var largeOnly = false
     /// Only make the large library there (for the gallery's browser timings) and stop.
     var makeLibrary: String?
 
     static let usage = """
         usage: photofiler-bench [--smoke] [--files N] [--drops N] [--idle SECONDS] [--assets N]
                                 [--out DIR] [--photofiler PATH] [--cache DIR] [--keep-work]
+                                [--large-library DIR] [--large-only]
                photofiler-bench --make-library DIR [--assets N]
         """
 
@@ -53,6 +59,8 @@ struct Options {
             case "--photofiler": options.photofiler = try value(argument)
             case "--cache": options.cache = try value(argument)
             case "--keep-work": options.keepWork = true
+            case "--large-library": options.largeLibrary = try value(argument)
+            case "--large-only": options.largeOnly = true
             case "--make-library": options.makeLibrary = try value(argument)
             case "-h", "--help":
                 say(usage)
@@ -98,6 +106,10 @@ func main() throws {
     let work = String(cString: made)
     defer { if !options.keepWork { removeTree(work) } else { say("  work folder kept: \(work)") } }
 
+    if options.largeOnly {
+        try ScaleRun.run(options: options, work: work, photofiler: photofiler)
+        return
+    }
     let cache = options.cache ?? "\((build as NSString).deletingLastPathComponent)/bench-cache"
     let total = options.files + options.drops
     let workload = try Workload.make(count: total, cacheRoot: cache)
@@ -151,8 +163,10 @@ func main() throws {
             filer.thumbnailSeconds ?? .nan, thumbnailFloor))
 
     // 3. A large catalog: start-up, list, and a page of the gallery's API.
-    let large = "\(work)/large-library"
-    try LargeLibrary.make(at: large, count: options.assets)
+    let large = options.largeLibrary ?? "\(work)/large-library"
+    if options.largeLibrary == nil || access("\(large)/.photofiler/catalog.sqlite", F_OK) != 0 {
+        try LargeLibrary.make(at: large, count: options.assets)
+    }
     _ = try LargeLibrary.startUp(root: large, work: work, photofiler: photofiler)  // warm the page cache
     var startUps: [LargeLibrary.StartUp] = []
     for _ in 0..<3 {

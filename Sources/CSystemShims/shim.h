@@ -1,5 +1,5 @@
 // glibc calls that Swift's Glibc module does not import: `syncfs` is declared by
-// <unistd.h> only under _GNU_SOURCE, and <malloc.h> is not part of the module.
+// <unistd.h> only under _GNU_SOURCE, and <malloc.h> and <sys/vfs.h> are not part of the module.
 // Wrapped as C functions so Swift calls them with the C calling convention.
 #ifndef PHOTOFILER_SYSTEM_SHIMS_H
 #define PHOTOFILER_SYSTEM_SHIMS_H
@@ -10,6 +10,7 @@
 #include <malloc.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
 static inline int photofiler_syncfs(int fd) { return syncfs(fd); }
@@ -31,6 +32,14 @@ static inline int photofiler_thread_to_background(int nice) {
     // own view of it. 0 is PRIO_PROCESS, which on Linux names one thread.
     if (syscall(SYS_setpriority, 0, thread, nice) != 0) return -1;
     return (int)syscall(SYS_ioprio_set, 1, thread, 3 << 13);
+}
+
+/// fstatfs(2)'s `f_type`: <sys/vfs.h> is not part of the Glibc module. Returns the
+/// file system's magic number, or -1 with errno set.
+static inline long photofiler_file_system_type(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return (long)info.f_type;
 }
 
 #endif

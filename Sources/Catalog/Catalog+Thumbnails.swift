@@ -15,4 +15,16 @@ extension Catalog {
             row throws(CatalogError) in AssetHash(id: row.int64(0), hash: row.text(1))
         }
     }
+
+    /// `liveAssetHashes` one row at a time, for scans that keep only a few of them
+    /// (a million assets at start-up, nearly all with their thumbnails made);
+    /// `body` returns false to stop.
+    public func forEachLiveAssetHash(_ body: (AssetHash) -> Bool) throws(CatalogError) {
+        try connection.withStatement("SELECT id, hash FROM assets WHERE deleted_at IS NULL ORDER BY id", []) {
+            row throws(CatalogError) in
+            while try row.step() {
+                guard body(AssetHash(id: row.int64(0), hash: row.text(1))) else { return }
+            }
+        }
+    }
 }

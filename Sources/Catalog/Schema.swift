@@ -17,6 +17,7 @@ package enum Schema {
         Migration(version: 2, script: version2),
         Migration(version: 3, script: galleryVersion),
         Migration(version: 4, script: livePhotos),
+        Migration(version: 5, script: folderStamps),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

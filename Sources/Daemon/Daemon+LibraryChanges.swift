@@ -85,13 +85,12 @@ extension Daemon {
             }
             // Live Photo halves a crash left apart.
             try LivePhotoPairing(filer: library.filer).pairWaiting()
-            let differences = try reconciler.differences(verifyHashes: false).filter {
-                if case .strayAlbumEntry = $0 { return false }
-                return true
+            let summary = try reconciler.reconcileChangedFolders { difference in
+                log.info("Reconciling (\(reason)): \(difference)")
             }
-            guard !differences.isEmpty else { return }
-            for difference in differences { log.info("Reconciling (\(reason)): \(difference)") }
-            try reconciler.repair(differences)
+            log.info(
+                "Reconciled (\(reason)): read \(summary.foldersRead) of \(summary.foldersLookedAt) folder(s) of the Roll and albums, the others unchanged since the last reconcile."
+            )
         } catch {
             log.error("\(error)")
             lastError = "\(error)"

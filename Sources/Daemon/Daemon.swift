@@ -119,7 +119,7 @@ public final class Daemon: @unchecked Sendable {
         // Watch first, so nothing that lands during the catch-up is missed.
         let layout = library.layout
         for folder in [layout.roll, layout.albums] {
-            try watcher.watch(directory: folder)
+            try watcher.watch(directory: folder, namesOnly: true)
         }
         reconcileLibrary(reason: "start-up")
         purgeRecentlyDeleted()

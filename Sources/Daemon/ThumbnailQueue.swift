@@ -93,15 +93,22 @@ package final class ThumbnailQueue: Sendable {
         let opened = making.withLock { _ -> ThumbnailStore? in
             guard !state.withLock({ $0.stopping }) else { return nil }
             do {
-                let store = try ThumbnailStore.opening(layout, desktop: desktop)
-                add(try store.pending(), filingBusy: state.withLock { $0.filingBusy })
-                return store
+                return try ThumbnailStore.opening(layout, desktop: desktop)
             } catch {
                 log.error("Thumbnails are not made this run: \(error)")
                 return nil
             }
         }
         guard let store = opened else { return }
+        // Outside `making`: with a million assets the scan takes long, and SIGTERM
+        // must not wait for it (it stops at the next asset).
+        do {
+            let pending = try store.pending { self.state.withLock { $0.stopping } }
+            add(pending, filingBusy: state.withLock { $0.filingBusy })
+        } catch {
+            log.error("Thumbnails are not made this run: \(error)")
+            return
+        }
         enum Step { case make(AssetID), wait, stop }
         while true {
             let step = state.withLock { state -> Step in

@@ -37,6 +37,18 @@ public final class InotifyWatcher: @unchecked Sendable {
         return UInt32(truncatingIfNeeded: events | selfEvents | flags)
     }()
 
+    /// Events asked of the kernel for a root that only needs its names watched
+    /// (the library's Roll and albums: entries added, removed, moved). Without the
+    /// events a file reports about itself (IN_MODIFY, IN_CLOSE_WRITE), adding a watch
+    /// does not make the kernel mark each of a folder's cached entries, which takes
+    /// seconds for an album of a million entries after they were all looked up.
+    package static let namesMask: UInt32 = {
+        let events = IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+        let selfEvents = IN_DELETE_SELF | IN_MOVE_SELF
+        let flags = IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+        return UInt32(truncatingIfNeeded: events | selfEvents | flags)
+    }()
+
     /// Events read per read-source callback before yielding the queue; the rest
     /// are read by an `async` continuation (never left in the library's buffer).
     package static let drainLimit = 4096
@@ -50,6 +62,8 @@ public final class InotifyWatcher: @unchecked Sendable {
     private var renames = RenamePairing()
     /// Each watch root and the path prefixes never watched below it.
     private var roots: [BytePath: [BytePath]] = [:]
+    /// Roots watched with `namesMask`.
+    private var namesOnlyRoots: Set<BytePath> = []
     /// Folders watched on their own, not their sub-folders (the parent of a
     /// missing inbox, to see it made again without watching its siblings).
     private var shallowRoots: Set<BytePath> = []
@@ -108,11 +122,16 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// - Throws: when the root itself cannot be watched, or
     ///   `.watchLimitReached` (the watches made so far are kept). Failures on
     ///   sub-folders (permissions) arrive later as `.failed` events.
+    /// With `namesOnly`, only entries added, removed and moved are reported (no
+    /// `closedWrite` or `modified`), which makes watching large folders cheap.
     @discardableResult
-    public func watch(directory: BytePath, excluding: [BytePath] = []) throws(WatchError) -> [BytePath] {
+    public func watch(directory: BytePath, excluding: [BytePath] = [], namesOnly: Bool = false)
+        throws(WatchError) -> [BytePath]
+    {
         dispatchPrecondition(condition: .onQueue(queue))
         guard source != nil else { throw .stopped }
         roots[directory] = excluding
+        if namesOnly { namesOnlyRoots.insert(directory) } else { namesOnlyRoots.remove(directory) }
         var newly: [BytePath] = []
         var failures: [WatchEvent] = []
         do {
@@ -153,6 +172,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     public func unwatch(directory: BytePath) {
         dispatchPrecondition(condition: .onQueue(queue))
         roots.removeValue(forKey: directory)
+        namesOnlyRoots.remove(directory)
         shallowRoots.remove(directory)
         removeWatches(table.removeSubtree(directory))
     }
@@ -289,7 +309,7 @@ public final class InotifyWatcher: @unchecked Sendable {
                     // (a folder re-made with a reused inode number), so ask the
                     // kernel, which returns the live watch or makes a new one.
                     if recheck {
-                        let wd = folder.withCString { inotify_add_watch(fd, $0, Self.mask) }
+                        let wd = folder.withCString { inotify_add_watch(fd, $0, mask(forRoot: root)) }
                         guard wd >= 0 else {
                             throw SystemError(.current, call: "inotify_add_watch", path: folder)
                         }
@@ -299,20 +319,27 @@ public final class InotifyWatcher: @unchecked Sendable {
                         }
                     }
                 } else {
-                    let wd = try addWatch(folder)
+                    let wd = try addWatch(folder, mask: mask(forRoot: root))
                     table.insert(
                         wd: wd,
                         folder: .init(path: folder, root: root, device: status.device, inode: status.inode))
                     newly.append(folder)
                 }
-                for entry in try Sys.listDirectory(folder) {
-                    let child = folder.appending(entry.name)
+                // One entry at a time: an album folder of a million links is read
+                // for its sub-folders without a million-element array, and not at
+                // all when its link count says it has none.
+                let directory = try Sys.openDirectory(folder)
+                defer { directory.close() }
+                if try Self.hasNoSubfolders(directory) { continue }
+                try Sys.forEachEntry(in: directory, path: folder) { entry in
                     switch entry.kind {
-                    case .directory: stack.append(child)
+                    case .directory: stack.append(folder.appending(entry.name))
                     case .unknown:
+                        let child = folder.appending(entry.name)
                         if (try? Sys.status(child))?.isDirectory == true { stack.append(child) }
                     default: break
                     }
+                    return true
                 }
             } catch {
                 if error.errno == .noSpace && error.call == "inotify_add_watch" {
@@ -326,17 +353,29 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
     }
 
+    /// File systems whose folders count their sub-folders in their link count (2 +
+    /// one per sub-folder): ext2/3/4, XFS, tmpfs. Others (btrfs always says 1; NFS,
+    /// CIFS and FUSE give no such promise) are read to find them.
+    private static let subfolderCountingFileSystems: Set<Int64> = [0xEF53, 0x5846_5342, 0x0102_1994]
+
+    /// True when the open folder has no sub-folder. Asked after its watch is added:
+    /// a sub-folder made later comes as an event, one made before shows in the count.
+    private static func hasNoSubfolders(_ folder: FileDescriptor) throws(SystemError) -> Bool {
+        guard try folder.status().linkCount == 2 else { return false }
+        return subfolderCountingFileSystems.contains(try Sys.fileSystemType(of: folder))
+    }
+
     /// Adds the watch through libinotifytools, then asks the kernel for its
     /// descriptor: adding a watch on an inode already watched returns the
     /// existing descriptor and changes nothing with the same mask, whereas the
     /// library's name lookup can return a dead descriptor for a re-created folder.
-    private func addWatch(_ folder: BytePath) throws(SystemError) -> CInt {
-        let mask = CInt(bitPattern: Self.mask)
-        let added = folder.withCString { inotifytools_watch_file($0, mask) }
+    private func addWatch(_ folder: BytePath, mask: UInt32 = InotifyWatcher.mask) throws(SystemError) -> CInt
+    {
+        let added = folder.withCString { inotifytools_watch_file($0, CInt(bitPattern: mask)) }
         guard added != 0 else {
             throw SystemError(Errno(rawValue: inotifytools_error()), call: "inotify_add_watch", path: folder)
         }
-        let wd = folder.withCString { inotify_add_watch(fd, $0, Self.mask) }
+        let wd = folder.withCString { inotify_add_watch(fd, $0, mask) }
         guard wd >= 0 else { throw SystemError(.current, call: "inotify_add_watch", path: folder) }
         return wd
     }
@@ -345,6 +384,10 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// stderr when the folder (and so the watch) is already gone.
     private func removeWatches(_ descriptors: [CInt]) {
         for wd in descriptors { _ = inotify_rm_watch(fd, wd) }
+    }
+
+    private func mask(forRoot root: BytePath) -> UInt32 {
+        namesOnlyRoots.contains(root) ? Self.namesMask : Self.mask
     }
 
     private func isExcluded(_ path: BytePath, root: BytePath) -> Bool {

@@ -31,7 +31,12 @@ public struct ThumbnailFiles: Sendable {
 
     /// How many assets in the library have thumbnails still to make (`status`).
     public func pendingCount(in catalog: Catalog) throws(CatalogError) -> Int {
-        try catalog.liveAssetHashes().count { isPending(hash: $0.hash) }
+        var count = 0
+        try catalog.forEachLiveAssetHash {
+            if isPending(hash: $0.hash) { count += 1 }
+            return true
+        }
+        return count
     }
 
     /// The reason a previous attempt gave, when the content is known to be undecodable.

@@ -121,14 +121,19 @@ public final class ThumbnailStore {
 
     /// Assets in the library whose thumbnails are still to make (missing, and not
     /// known to be undecodable), oldest first: what the background queue resumes with.
-    public func pending() throws(ThumbnailError) -> [AssetID] {
-        let assets: [AssetHash]
+    /// `stop` is asked before each asset: the scan ends early when it says so.
+    public func pending(stop: () -> Bool = { false }) throws(ThumbnailError) -> [AssetID] {
+        var pending: [AssetID] = []
         do {
-            assets = try catalog.liveAssetHashes()
+            try catalog.forEachLiveAssetHash {
+                if stop() { return false }
+                if files.isPending(hash: $0.hash) { pending.append($0.id) }
+                return true
+            }
         } catch {
             throw .catalog(error)
         }
-        return assets.filter { files.isPending(hash: $0.hash) }.map(\.id)
+        return pending
     }
 
     /// A stored thumbnail (a JPEG) as a PNG of the same size, for `thumb -o FILE.png`.

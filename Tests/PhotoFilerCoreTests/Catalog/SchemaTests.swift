@@ -30,7 +30,8 @@ import Testing
         #expect(try userVersion(path) == Catalog.schemaVersion)
         #expect(
             try tables(path) == [
-                "albums", "asset_changes", "assets", "memberships", "seen_sources", "share_tokens",
+                "albums", "asset_changes", "assets", "folder_stamps", "memberships", "seen_sources",
+                "share_tokens",
             ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")

@@ -1,0 +1,127 @@
+import Foundation
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// What a reconcile saw of the Roll's folders, and how it saw each: read, or found
+/// unchanged since its stamp (Schema.folderStamps) and so not read at all.
+///
+/// A folder's mtime and ctime change whenever an entry in it is added, removed or
+/// renamed (and ctime also when its mtime is set back, as `touch -d` does), so a
+/// folder with the same device, inode and times as its stamp holds the same names
+/// as when the catalog last agreed with it. Its sub-folders are then the stamped
+/// ones below it, and each is looked at in turn.
+struct FolderWalk {
+    enum Look: Equatable {
+        /// Same identity and times as its trusted stamp: not read.
+        case unchanged
+        /// Read, entry by entry.
+        case read
+    }
+
+    /// Relative folder path → how it was seen. A folder not here was not found.
+    var folders: [BytePath: Look] = [:]
+    /// Each folder walked, as it was before it was read: the stamps a reconcile
+    /// stores once the catalog agrees with it.
+    var stamps: [FolderStamp] = []
+    /// The regular files of the folders that were read: relative path → size, inode.
+    var rollFiles: [BytePath: Reconciler.RollFile] = [:]
+    /// Folders and files that could not be read or looked at, with the reason:
+    /// nothing below them is known, so nothing there is gone.
+    var unreadable: [BytePath: Errno] = [:]
+
+    /// How long after a folder's last change its times are not trusted: on a file
+    /// system with coarse timestamps (1 s on ext4 with small inodes, 2 s on FAT) an
+    /// entry added in the same tick as the stamp leaves the times as they were.
+    static let coarseTimestampNanoseconds: Int64 = 3_000_000_000
+
+    var readCount: Int { folders.values.count { $0 == .read } }
+
+    /// True when `rollPath` is, or lies below, a place that could not be looked at.
+    func couldNotLook(at rollPath: BytePath) -> Bool {
+        guard !unreadable.isEmpty else { return false }
+        var path = rollPath
+        while path.components.count > 1 {
+            if unreadable[path] != nil { return true }
+            path = path.parent
+        }
+        return unreadable[path] != nil
+    }
+
+    /// Whether the folder at `relative` (status `status`, seen at `clock`) is unchanged
+    /// since `stamp`, and the stamp to store for it.
+    static func look(at relative: BytePath, status: FileStatus, stamp: FolderStamp?, clock: Int64)
+        -> (unchanged: Bool, stamp: FolderStamp)
+    {
+        if let stamp, stamp.trusted, stamp.matches(status) { return (true, stamp) }
+        let lastChange = max(status.modificationNanoseconds, status.changeNanoseconds)
+        let settled = lastChange <= clock - coarseTimestampNanoseconds
+        return (false, FolderStamp(path: relative, status: status, trusted: settled))
+    }
+
+    /// The wall clock in nanoseconds, as file times are kept (not the filer's clock,
+    /// which tests replace: this is about the file system's own timestamps).
+    static func clock() -> Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
+
+    /// Walks `Roll/`: folders whose trusted stamp still matches are not read, their
+    /// stamped sub-folders are looked at instead; the others are read entry by entry
+    /// (each entry looked up relative to its folder's descriptor). A folder or file
+    /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
+    /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
+    static func roll(layout: LibraryLayout, stamps previous: [BytePath: FolderStamp], clock: () -> Int64)
+        -> FolderWalk
+    {
+        var walk = FolderWalk()
+        var stampedChildren: [BytePath: [BytePath]] = [:]
+        for path in previous.keys where path.isWithin(LibraryLayout.rollFolderName) {
+            stampedChildren[path.parent, default: []].append(path)
+        }
+        var pending: [BytePath] = [LibraryLayout.rollFolderName]
+        while let folder = pending.popLast() {
+            let absolute = layout.absolute(folder)
+            let found: FileStatus?
+            do {
+                found = try Sys.statusIfExists(absolute)
+            } catch {
+                walk.unreadable[folder] = error.errno
+                continue
+            }
+            guard let status = found, status.isDirectory else { continue }
+            let seen = look(at: folder, status: status, stamp: previous[folder], clock: clock())
+            if seen.unchanged {
+                walk.folders[folder] = .unchanged
+                walk.stamps.append(seen.stamp)
+                pending += stampedChildren[folder] ?? []
+                continue
+            }
+            do {
+                let directory = try Sys.openDirectory(absolute)
+                defer { directory.close() }
+                try Sys.forEachEntry(in: directory, path: absolute) { entry throws(SystemError) in
+                    let relative = folder.appending(entry.name)
+                    let child: FileStatus?
+                    do throws(SystemError) {
+                        child = try Sys.statusIfExists(entry.name, in: directory)
+                    } catch {
+                        walk.unreadable[relative] = error.errno
+                        return true
+                    }
+                    guard let child else { return true }
+                    if child.isDirectory {
+                        pending.append(relative)
+                    } else if child.isRegularFile {
+                        walk.rollFiles[relative] = Reconciler.RollFile(size: child.size, inode: child.inode)
+                    }
+                    return true
+                }
+            } catch  where error.errno == .noSuchFile {
+                continue
+            } catch {
+                walk.unreadable[folder] = error.errno
+                continue
+            }
+            walk.folders[folder] = .read
+            walk.stamps.append(seen.stamp)
+        }
+        return walk
+    }
+}

@@ -1,0 +1,200 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// What the album side of a comparison needs and leaves behind.
+struct AlbumComparison {
+    let walk: FolderWalk
+    let stamps: [BytePath: FolderStamp]
+    /// `Albums/NAME` → how it was seen.
+    var folders: [BytePath: FolderWalk.Look] = [:]
+    var newStamps: [FolderStamp] = []
+    /// Roll file inode → roll path, for hard-linked entries that no membership
+    /// names: made on first need (none on a quiet start-up).
+    var rollByInode: [UInt64: BytePath]?
+}
+
+extension Reconciler {
+    /// Album folders against the memberships: entries without a membership (or
+    /// leading to no roll asset), memberships without an entry. An album folder
+    /// unchanged since its stamp is not read.
+    func albumDifferences(_ state: inout AlbumComparison, verifyTargets: Bool) throws(FilingError)
+        -> [Difference]
+    {
+        var result: [Difference] = []
+        let albums = try filer.catalogCall { () throws(CatalogError) in try catalog.albums() }
+        let albumsByFolder = Dictionary(albums.map { ($0.folderName, $0) }, uniquingKeysWith: { a, _ in a })
+        let folders = try filer.systemCall(layout.albums) { () throws(SystemError) in
+            try Sys.listDirectory(layout.albums)
+        }
+        for folder in folders.map(\.name).sorted() {
+            let folderPath = layout.albums.appending(folder)
+            let relativeFolder = LibraryLayout.albumsFolderName.appending(folder)
+            let folderStatus: FileStatus?
+            do {
+                folderStatus = try Sys.statusIfExists(folderPath)
+            } catch {
+                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                continue
+            }
+            guard let folderStatus, folderStatus.isDirectory else { continue }
+            let seen = FolderWalk.look(
+                at: relativeFolder, status: folderStatus, stamp: state.stamps[relativeFolder],
+                clock: clock())
+            if seen.unchanged {
+                state.folders[relativeFolder] = .unchanged
+                state.newStamps.append(seen.stamp)
+                continue
+            }
+            let directory: FileDescriptor
+            do {
+                directory = try Sys.openDirectory(folderPath)
+            } catch  where error.errno == .noSuchFile {
+                continue
+            } catch {
+                // Its memberships stand: an album that cannot be read is not empty.
+                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                continue
+            }
+            defer { directory.close() }
+            let read = try differences(
+                in: directory, folder: folder, album: albumsByFolder[folder], state: &state,
+                verifyTargets: verifyTargets)
+            guard let found = read.differences else {
+                result.append(.couldNotLook(path: relativeFolder, reason: read.failure ?? .ioError))
+                continue
+            }
+            state.folders[relativeFolder] = .read
+            state.newStamps.append(seen.stamp)
+            result += found
+        }
+        // Albums whose folder is gone entirely.
+        let folderNames = Set(folders.map(\.name))
+        for album in albums where !folderNames.contains(album.folderName) {
+            var gone: [(AssetID, BytePath)] = []
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.forEachActiveEntry(inAlbum: album.id) { entry, _, asset, _, _ in
+                    gone.append((asset, entry))
+                }
+            }
+            for (asset, entry) in gone.sorted(by: { $0.0 < $1.0 }) {
+                result.append(.membershipWithoutLink(asset: asset, album: album.name, entryName: entry))
+            }
+        }
+        return result
+    }
+
+    /// One album folder read entry by entry against its album's active memberships;
+    /// no differences but the reason when it could not be read to the end.
+    private func differences(
+        in directory: FileDescriptor, folder: BytePath, album: AlbumRecord?, state: inout AlbumComparison,
+        verifyTargets: Bool
+    ) throws(FilingError) -> (differences: [Difference]?, failure: Errno?) {
+        let folderPath = layout.albums.appending(folder)
+        // Entry name → asset, for the album's live members (stills and Live Photo
+        // videos); with targets verified, also the roll file each must lead to.
+        var stills: [BytePath: Member] = [:]
+        var videos: [BytePath: Member] = [:]
+        var members = Set<AssetID>()
+        if let album {
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.forEachActiveEntry(inAlbum: album.id) {
+                    entry, video, asset, rollPath, videoPath in
+                    stills[entry] = Member(asset: asset, target: verifyTargets ? rollPath : nil)
+                    if let video {
+                        videos[video] = Member(asset: asset, target: verifyTargets ? videoPath : nil)
+                    }
+                    members.insert(asset)
+                }
+            }
+        }
+        var found: [Difference] = []
+        var failure: FilingError?
+        do {
+            try Sys.forEachEntry(in: directory, path: folderPath) { entry in
+                let name = entry.name
+                // A member's entry is taken as it is, unless targets are verified.
+                let member = stills.removeValue(forKey: name) ?? videos[name]
+                if member != nil, !verifyTargets { return true }
+                do throws(FilingError) {
+                    let entryPath = folderPath.appending(name)
+                    if let member, let target = member.target,
+                        try leads(entryPath, in: directory, to: target, state: &state)
+                    {
+                        return true
+                    }
+                    guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state)
+                    else {
+                        found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
+                        return true
+                    }
+                    if member?.asset == asset.id { return true }
+                    if isVideo {
+                        found.append(
+                            .videoLinkWithoutRecord(asset: asset.id, albumFolder: folder, entryName: name))
+                    } else if !members.contains(asset.id) {
+                        found.append(
+                            .linkWithoutMembership(asset: asset.id, albumFolder: folder, entryName: name))
+                    }
+                } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+        } catch {
+            return (nil, error.errno)
+        }
+        if let failure { throw failure }
+        // Unsorted listing (a million entries); only the differences are sorted.
+        var result = found.sorted { $0.description < $1.description }
+        if let album {
+            for (entry, member) in stills.sorted(by: { ($0.value.asset, $0.key) < ($1.value.asset, $1.key) })
+            {
+                result.append(
+                    .membershipWithoutLink(asset: member.asset, album: album.name, entryName: entry))
+            }
+        }
+        return (result, nil)
+    }
+
+    /// A member's album entry: its asset, and (targets verified) the roll file it must lead to.
+    private struct Member {
+        var asset: AssetID
+        var target: BytePath?
+    }
+
+    /// True when the album entry at `entry` leads to the roll file `rollPath`.
+    private func leads(
+        _ entry: BytePath, in folder: FileDescriptor, to rollPath: BytePath, state: inout AlbumComparison
+    ) throws(FilingError) -> Bool {
+        if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
+        return resolve(entry: entry, byInode: state.rollByInode!, folder: folder) == rollPath
+    }
+
+    /// The live asset an album entry leads to (a symbolic link's target, or the roll
+    /// file with the same inode), and whether it is that asset's Live Photo video.
+    private func asset(behind entry: BytePath, in folder: FileDescriptor, state: inout AlbumComparison)
+        throws(FilingError) -> (asset: AssetRecord, isVideo: Bool)?
+    {
+        if state.rollByInode == nil {
+            state.rollByInode = try rollInodes(state.walk)
+        }
+        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!, folder: folder) else {
+            return nil
+        }
+        return try filer.catalogCall { () throws(CatalogError) -> (asset: AssetRecord, isVideo: Bool)? in
+            if let still = try catalog.asset(rollPath: rollPath), !still.isDeleted { return (still, false) }
+            if let live = try catalog.asset(liveVideoPath: rollPath), !live.isDeleted { return (live, true) }
+            return nil
+        }
+    }
+
+    /// Every roll file's inode: from the walk when it read every folder, else from a
+    /// walk of the whole Roll (only when an album entry has to be resolved).
+    private func rollInodes(_ walk: FolderWalk) throws(FilingError) -> [UInt64: BytePath] {
+        let complete = walk.folders.values.allSatisfy { $0 == .read }
+        let files =
+            complete ? walk.rollFiles : FolderWalk.roll(layout: layout, stamps: [:], clock: clock).rollFiles
+        return Dictionary(files.map { ($0.value.inode, $0.key) }, uniquingKeysWith: { a, _ in a })
+    }
+}
