@@ -3,6 +3,7 @@ import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
+import Synchronization
 
 /// Step 1 of filing: open each file without following links, check it, have a
 /// sandboxed helper sniff its type and read its metadata (the daemon parses no
@@ -28,8 +29,9 @@ public final class FileInspector: @unchecked Sendable {
     }
 
     /// Everything a group needs of its move-mode requests before anything is written,
-    /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
-    /// copy mode, another file system, another user's file, or `skip` said so).
+    /// in order: `.oneByOne` when the filer inspects a request itself, on its own queue
+    /// (keep or copy mode, another file system, another user's file: it is copied
+    /// while hashed; or `skip` said so).
     /// The helpers read the whole group while this thread hashes it and looks for
     /// each JPEG's, PNG's or GIF's end (files up to `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
     /// huge file that is no picture costs no read); `completion` runs on `queue`
@@ -62,6 +64,21 @@ public final class FileInspector: @unchecked Sendable {
         reads.notify(queue: queue) { [self] answers in
             completion(finish(requests, started, files, answers: answers, hashes: hashes))
         }
+    }
+
+    /// `inspect` for a caller that waits (`save`): the helpers' answers are joined on
+    /// a queue of its own while this thread waits for them.
+    package func inspect(_ requests: [FilingRequest]) -> [Inspection] {
+        let answered = DispatchSemaphore(value: 0)
+        let found = Mutex<[Inspection]>([])
+        inspect(
+            requests, skip: { false }, finishingOn: DispatchQueue(label: "photofiler.inspection")
+        ) { inspections in
+            found.withLock { $0 = inspections }
+            answered.signal()
+        }
+        answered.wait()
+        return found.withLock { $0 }
     }
 
     /// Files up to this size are hashed while the helpers read them.
@@ -195,7 +212,7 @@ public final class FileInspector: @unchecked Sendable {
 public enum Inspection: Sendable {
     /// Read and hashed; its source is still open (`fd`), to be synced and linked.
     case ready(InspectedFile)
-    /// To be filed by `Filer.file` instead.
+    /// Left to the filer, which inspects it on its own queue (`Filer.stage`).
     case oneByOne
     case failed(FilingError)
 }

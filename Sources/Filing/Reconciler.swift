@@ -426,13 +426,10 @@ public struct Reconciler {
             filer.log.warning("\(error.description)")
             return false
         }
-        let created = CaptureDates.resolve(
-            embedded: info.embeddedDate, fileName: rollPath.lastComponent,
-            modificationSeconds: status.modificationNanoseconds / 1_000_000_000)
-        let asset = AssetRecord(
-            id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created,
-            addedAt: Double(status.changeNanoseconds) / 1e9, size: hashed.size,
-            originalName: rollPath.lastComponent, sourceInbox: nil)
+        let asset = AssetDraft(
+            hash: hashed.hash, size: hashed.size, info: info, originalName: rollPath.lastComponent,
+            modificationNanoseconds: status.modificationNanoseconds, sourceInbox: nil
+        ).record(rollPath: rollPath, addedAt: Double(status.changeNanoseconds) / 1e9)
         _ = try filer.catalogCall { () throws(CatalogError) in try catalog.insertAsset(asset) }
         return true
     }
