@@ -393,8 +393,17 @@ public struct Reconciler {
         if let still = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(liveVideoHash: hashed.hash)
         }), let recorded = still.liveVideo?.rollPath {
+            if let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
+                // The old name of a video that pairing moved beside its still, left by a
+                // crash after the commit (issue 14): the same file, so that name goes.
+                guard kept.device == status.device, kept.inode == status.inode else { return false }
+                try filer.systemCall(path) { () throws(SystemError) in
+                    try Sys.unlink(path)
+                    try Sys.syncDirectory(path.parent)
+                }
+                return true
+            }
             // A Live Photo's video moved within the Roll.
-            guard (try? Sys.statusIfExists(layout.absolute(recorded))) == nil else { return false }
             try filer.catalogCall { () throws(CatalogError) in
                 try catalog.setLiveVideoLocation(of: still.id, rollPath: rollPath, trashPath: nil)
             }
