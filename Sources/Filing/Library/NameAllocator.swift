@@ -51,11 +51,12 @@ public enum NameAllocator {
         let original = try Sys.status(file)
         return try allocate(preferred: preferred) { (candidate) throws(SystemError) in
             let name = folder.appending(candidate)
-            do {
+            do throws(SystemError) {
                 try Sys.link(file, to: name)
-            } catch where error.errno == .exists {
+            } catch  where error.errno == .exists {
                 guard let there = try Sys.statusIfExists(name), there.device == original.device,
-                    there.inode == original.inode else { throw error }
+                    there.inode == original.inode
+                else { throw error }
             }
         }
     }
@@ -67,9 +68,9 @@ public enum NameAllocator {
     {
         try allocate(preferred: preferred) { (candidate) throws(SystemError) in
             let name = folder.appending(candidate)
-            do {
+            do throws(SystemError) {
                 try Sys.symbolicLink(target: target, at: name)
-            } catch where error.errno == .exists {
+            } catch  where error.errno == .exists {
                 guard try Sys.statusIfExists(name)?.isSymbolicLink == true, try Sys.readLink(name) == target
                 else { throw error }
             }

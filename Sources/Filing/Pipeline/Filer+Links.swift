@@ -7,7 +7,8 @@ extension Filer {
     /// free variant; returns the roll path. A new month folder's parents are synced at
     /// once; the folder itself is left to the group's step 4.
     func linkIntoRoll(
-        _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath, folders: inout FolderSyncer
+        _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath,
+        folders: inout FolderSyncer
     ) throws(FilingError) -> BytePath {
         let absoluteFolder = layout.absolute(folder)
         let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
@@ -42,13 +43,27 @@ extension Filer {
         }
     }
 
+    /// A Live Photo already in the album whose video entry is missing gets it.
+    func linkMissingVideo(
+        of asset: AssetRecord, into album: AlbumRecord, item: inout PipelineItem, folders: inout FolderSyncer
+    ) throws(FilingError) {
+        guard let videoPath = asset.liveVideo?.rollPath else { return }
+        folders.touch(layout.albumFolder(album))
+        let kind = item.request.link
+        let video = try systemCall(item.source) { () throws(SystemError) in
+            try albums.link(rollPath: videoPath, into: album, kind: kind)
+        }
+        item.entries.append(AlbumEntry(album: album, still: nil, video: video))
+    }
+
     /// Takes back every link the item made (best effort: the start-up reconcile adopts
     /// or clears what is left). The folders stay noted in `folders`, to be synced.
     func takeBack(_ item: PipelineItem, folders: inout FolderSyncer) {
         var names: [BytePath] = []
         for entry in item.entries {
-            names.append(layout.albumFolder(entry.album).appending(entry.still))
-            if let video = entry.video { names.append(layout.albumFolder(entry.album).appending(video)) }
+            for name in [entry.still, entry.video].compactMap({ $0 }) {
+                names.append(layout.albumFolder(entry.album).appending(name))
+            }
         }
         if item.plan.placesBytes, let rollPath = item.rollPath { names.append(layout.absolute(rollPath)) }
         if let video = item.restoredVideo { names.append(video.rollFile) }
@@ -91,7 +106,9 @@ extension Filer {
     /// A restore is recorded: its Recently Deleted files go (the still's, and a Live
     /// Photo's video's).
     func removeRecentlyDeletedFiles(of asset: AssetRecord, _ item: PipelineItem) {
-        let files = [asset.trashPath.map { layout.absolute($0) }, item.restoredVideo?.trashFile].compactMap { $0 }
+        let files = [asset.trashPath.map { layout.absolute($0) }, item.restoredVideo?.trashFile].compactMap {
+            $0
+        }
         for file in files {
             do {
                 try Sys.unlinkIfPresent(file)

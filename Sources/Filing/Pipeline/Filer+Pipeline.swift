@@ -109,8 +109,11 @@ extension Filer {
             do throws(FilingError) {
                 let found = try catalogCall {
                     () throws(CatalogError) -> (String?, AssetRecord?, AssetRecord?) in
-                    let last = item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
-                    return (last, try catalog.asset(liveVideoHash: item.hash), try catalog.asset(hash: item.hash))
+                    let last =
+                        item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
+                    return (
+                        last, try catalog.asset(liveVideoHash: item.hash), try catalog.asset(hash: item.hash)
+                    )
                 }
                 let earlier = firstByHash[item.hash].map { ($0, items[$0].plan) }
                 let plan = FilingPlan.decide(
@@ -187,7 +190,9 @@ extension Filer {
             case .perFile: if let failure = folders.syncAll() { throw failure }
             }
         } catch {
-            undo(&items, folders: &folders, error: FilingError.from(error, library: layout, source: error.path ?? layout.root))
+            undo(
+                &items, folders: &folders,
+                error: FilingError.from(error, library: layout, source: error.path ?? layout.root))
             return
         }
 
@@ -232,7 +237,8 @@ extension Filer {
             }
         case .restore(var asset):
             let rollPath = try linkIntoRoll(
-                item.bytes, preferred: asset.rollPath.lastComponent, folder: layout.rollFolder(for: asset.created),
+                item.bytes, preferred: asset.rollPath.lastComponent,
+                folder: layout.rollFolder(for: asset.created),
                 source: item.source, folders: &folders)
             items[position].rollPath = rollPath
             asset.rollPath = rollPath
@@ -249,10 +255,14 @@ extension Filer {
                 items[position].restoredVideo = (layout.absolute(videoPath), trashFile)
             }
             items[position].asset = asset
-            let current = try catalogCall { () throws(CatalogError) in try catalog.memberships(ofAsset: asset.id) }
+            let current = try catalogCall { () throws(CatalogError) in
+                try catalog.memberships(ofAsset: asset.id)
+            }
             var albums: [AlbumRecord] = []
             for membership in current where membership.isActive {
-                if let album = try catalogCall({ () throws(CatalogError) in try catalog.album(id: membership.albumID) }) {
+                if let album = try catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                }) {
                     albums.append(album)
                 }
             }
@@ -266,8 +276,14 @@ extension Filer {
             let membership = try catalogCall { () throws(CatalogError) in
                 try catalog.membership(asset: asset.id, album: album.id)
             }
-            // A member already, or (keep mode) taken out of the album by the user.
-            if let membership, membership.isActive || item.request.mode == .keep { return }
+            if let membership, membership.isActive {
+                if membership.videoEntryName == nil, memberships.claim(hash: asset.hash, album: album.id) {
+                    try linkMissingVideo(of: asset, into: album, item: &items[position], folders: &folders)
+                }
+                return
+            }
+            // Taken out of the album by the user: keep mode never puts it back.
+            if membership != nil, item.request.mode == .keep { return }
             if memberships.claim(hash: asset.hash, album: album.id) {
                 try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
             }
@@ -287,7 +303,8 @@ extension Filer {
         if item.plan == .alreadySeen {
             if let status = item.status {
                 try catalog.touchSource(
-                    path: item.source, size: status.size, modificationNanoseconds: status.modificationNanoseconds)
+                    path: item.source, size: status.size,
+                    modificationNanoseconds: status.modificationNanoseconds)
             }
             return
         }
@@ -309,8 +326,12 @@ extension Filer {
         items[position].asset = asset
         let at = item.plan == .new ? asset.addedAt : now()
         for entry in item.entries {
-            try catalog.addMembership(asset: asset.id, album: entry.album.id, entryName: entry.still, at: at)
-            if let video = entry.video { try catalog.setVideoEntry(video, asset: asset.id, album: entry.album.id) }
+            if let still = entry.still {
+                try catalog.addMembership(asset: asset.id, album: entry.album.id, entryName: still, at: at)
+            }
+            if let video = entry.video {
+                try catalog.setVideoEntry(video, asset: asset.id, album: entry.album.id)
+            }
         }
         if item.request.mode == .keep, let status = item.status {
             try catalog.recordSource(
@@ -320,7 +341,8 @@ extension Filer {
     }
 
     /// What filing one item did, once the group is done.
-    private func outcome(of item: PipelineItem, in items: [PipelineItem]) -> Result<FilingResult, FilingError> {
+    private func outcome(of item: PipelineItem, in items: [PipelineItem]) -> Result<FilingResult, FilingError>
+    {
         if let failure = item.failure { return .failure(failure) }
         switch item.plan {
         case .alreadySeen:
@@ -335,7 +357,8 @@ extension Filer {
         case .join, .sameAsEarlier:
             return .success(
                 FilingResult(
-                    outcome: .duplicate(joinedAlbum: !item.entries.isEmpty), asset: item.asset,
+                    outcome: .duplicate(joinedAlbum: item.entries.contains { $0.still != nil }),
+                    asset: item.asset,
                     album: item.album))
         }
     }

@@ -42,10 +42,11 @@ struct PipelineItem {
 }
 
 /// One album entry the pipeline made: the still's (or the asset's) link, and a Live
-/// Photo's video link beside it.
+/// Photo's video link beside it. `still` is nil when the asset is a member already
+/// and only its video's entry was missing (a crash before a pairing recorded it).
 struct AlbumEntry {
     var album: AlbumRecord
-    var still: BytePath
+    var still: BytePath?
     var video: BytePath?
 }
 
