@@ -29,7 +29,7 @@ public final class FileInspector: @unchecked Sendable {
     }
 
     /// Everything a group needs of its move-mode requests before anything is written,
-    /// in order: `.oneByOne` when the filer inspects a request itself, on its own queue
+    /// in order: `.leftToFiler` when the filer inspects a request itself, on its own queue
     /// (keep or copy mode, another file system, another user's file: it is copied
     /// while hashed; or `skip` said so).
     /// The helpers read the whole group while this thread hashes it and looks for
@@ -40,7 +40,7 @@ public final class FileInspector: @unchecked Sendable {
         _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void
     ) {
-        var inspections = [Inspection](repeating: .oneByOne, count: requests.count)
+        var inspections = [Inspection](repeating: .leftToFiler, count: requests.count)
         var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
         for (index, request) in requests.enumerated() where !skip() {
             do throws(FilingError) {
@@ -125,7 +125,32 @@ public final class FileInspector: @unchecked Sendable {
                 inspections[file.index] = .failed(error)
             }
         }
+        makeBytesDurable(&inspections)
         return inspections
+    }
+
+    /// Step 2 of filing, done here so that it overlaps the filing of the previous
+    /// group (issue 15): the ready files' bytes are made durable, by one `syncfs`
+    /// for a large group or an `fsync` each (`GroupDurability`). Only read, never
+    /// written, so nothing changes on disk; a failure leaves the step to the filer,
+    /// which reports it.
+    private func makeBytesDurable(_ inspections: inout [Inspection]) {
+        let ready = inspections.indices.filter { if case .ready = inspections[$0] { true } else { false } }
+        do throws(SystemError) {
+            switch GroupDurability(filesPlacingBytes: ready.count) {
+            case .wholeFileSystem:
+                try Sys.syncFileSystem(containing: layout.root)
+            case .perFile:
+                for index in ready { if case .ready(let file) = inspections[index] { try file.fd.sync() } }
+            }
+        } catch {
+            return
+        }
+        for index in ready {
+            guard case .ready(var file) = inspections[index] else { continue }
+            file.bytesDurable = true
+            inspections[index] = .ready(file)
+        }
     }
 
     /// Opens the source without following a final symbolic link or blocking on a
@@ -213,7 +238,7 @@ public enum Inspection: Sendable {
     /// Read and hashed; its source is still open (`fd`), to be synced and linked.
     case ready(InspectedFile)
     /// Left to the filer, which inspects it on its own queue (`Filer.stage`).
-    case oneByOne
+    case leftToFiler
     case failed(FilingError)
 }
 
@@ -226,4 +251,6 @@ public struct InspectedFile: Sendable {
     public var info: MediaInfo
     public var hash: String
     public var size: Int64
+    /// Its bytes are durable already (the inspection synced them).
+    public var bytesDurable = false
 }

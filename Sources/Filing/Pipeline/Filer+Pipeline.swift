@@ -12,7 +12,8 @@ import PhotoFilerSystem
 ///    `stage`, here, for files that are copied), then planned: new, restored,
 ///    joining a known asset, the same content as an earlier file of the group, or
 ///    (keep mode) seen before;
-/// 2. the bytes that enter the Roll are made durable (`GroupDurability`);
+/// 2. the bytes that enter the Roll are made durable (`GroupDurability`; the
+///    daemon's inspection does it for the next group while this one is filed);
 /// 3. the roll links and the album links are made;
 /// 4. every folder entry made is durable;
 /// 5. one catalog transaction records every asset, restore and membership;
@@ -48,7 +49,7 @@ extension Filer {
                 results[index] = .failure(error)
             case .ready(let file):
                 items.append(PipelineItem(index: index, file: file, stagedCopy: nil))
-            case .oneByOne:
+            case .leftToFiler:
                 do throws(FilingError) {
                     if let staged = try stage(requests[index]) {
                         items.append(PipelineItem(index: index, file: staged.file, stagedCopy: staged.copy))
@@ -152,13 +153,15 @@ extension Filer {
         let durability = GroupDurability(filesPlacingBytes: placing.count)
 
         // 2. The bytes that enter the Roll durable (the app that wrote a source may
-        //    never have called fsync; a copy was synced as it was made).
+        //    never have called fsync), where the inspection has not done it already
+        //    (a copy was synced as it was made).
+        let unsynced = placing.filter { !$0.bytesDurable }
         do throws(SystemError) {
-            switch durability {
+            switch GroupDurability(filesPlacingBytes: unsynced.count) {
             case .wholeFileSystem:
                 try Sys.syncFileSystem(containing: layout.root)
             case .perFile:
-                for item in placing where !item.bytesDurable { try item.fd?.sync() }
+                for item in unsynced { try item.fd?.sync() }
             }
         } catch {
             let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)

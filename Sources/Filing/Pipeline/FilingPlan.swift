@@ -59,18 +59,6 @@ package struct AssetDraft: Sendable, Equatable {
     package var modificationNanoseconds: Int64
     package var sourceInbox: String?
 
-    package init(
-        hash: String, size: Int64, info: MediaInfo, originalName: BytePath, modificationNanoseconds: Int64,
-        sourceInbox: String?
-    ) {
-        self.hash = hash
-        self.size = size
-        self.info = info
-        self.originalName = originalName
-        self.modificationNanoseconds = modificationNanoseconds
-        self.sourceInbox = sourceInbox
-    }
-
     package var created: CaptureDate {
         CaptureDates.resolve(
             embedded: info.embeddedDate, fileName: originalName,

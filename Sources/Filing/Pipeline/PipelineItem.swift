@@ -55,7 +55,8 @@ extension PipelineItem {
     init(index: Int, file: InspectedFile, stagedCopy: BytePath?) {
         self.init(
             index: index, request: file.request, source: file.source, bytes: stagedCopy ?? file.source,
-            fd: file.fd, bytesDurable: stagedCopy != nil, stagedCopy: stagedCopy, status: file.status,
+            fd: file.fd, bytesDurable: file.bytesDurable || stagedCopy != nil, stagedCopy: stagedCopy,
+            status: file.status,
             hash: file.hash,
             draft: AssetDraft(
                 hash: file.hash, size: file.size, info: file.info, originalName: file.source.lastComponent,
