@@ -24,11 +24,6 @@ import PhotoFilerSystem
 /// removed before its row is durable. A failure takes the group's links back and
 /// syncs the folders it changed.
 extension Filer {
-    /// Files one request: a group of one.
-    public func file(_ request: FilingRequest) throws(FilingError) -> FilingResult {
-        try file([request])[0].get()
-    }
-
     /// Files the requests as one group, inspecting them here first (`save`). The
     /// results are in the same order.
     public func file(_ requests: [FilingRequest]) -> [Result<FilingResult, FilingError>] {
