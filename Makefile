@@ -20,6 +20,9 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
 	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
+# The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,
+# wrk loads both (the gallery's row of `make bench`).
+BENCH_PACKAGES = nginx wrk libvips-tools curl
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
@@ -27,7 +30,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
 BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
-.PHONY: deps build release run demo test bench contact-sheet man install deb uninstall format clean
+.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -55,6 +58,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages for the benchmark: $$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
 # photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted
 # bytes"); photofiler finds it beside itself or in ../libexec/photofiler/.
 release: deps
@@ -75,12 +85,16 @@ test: deps
 
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
-bench: deps
+# Then thumbnails against vipsthumbnail, and the gallery against nginx and in chromium
+# on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
+GALLERY_ASSETS ?= 100000
+bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product photofiler
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench $(BENCH_ARGS)
 	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
+	ASSETS=$(GALLERY_ASSETS) Benchmarks/gallery.sh .build/release/photofiler .build/release/photofiler-bench bench-results/gallery.md
 
 # The README's contact sheet: the corpus filed into a scratch library, its own 256 px
 # thumbnails (made by `save`, written by `thumb`) joined by libvips' `vips arrayjoin`.

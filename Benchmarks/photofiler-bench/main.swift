@@ -15,10 +15,13 @@ struct Options {
     var cache: String?
     var keepWork = false
     var smoke = false
+    /// Only make the large library there (for the gallery's browser timings) and stop.
+    var makeLibrary: String?
 
     static let usage = """
         usage: photofiler-bench [--smoke] [--files N] [--drops N] [--idle SECONDS] [--assets N]
                                 [--out DIR] [--photofiler PATH] [--cache DIR] [--keep-work]
+               photofiler-bench --make-library DIR [--assets N]
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -50,6 +53,7 @@ struct Options {
             case "--photofiler": options.photofiler = try value(argument)
             case "--cache": options.cache = try value(argument)
             case "--keep-work": options.keepWork = true
+            case "--make-library": options.makeLibrary = try value(argument)
             case "-h", "--help":
                 say(usage)
                 exit(0)
@@ -73,6 +77,10 @@ func ownFolder() -> String {
 
 func main() throws {
     let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    if let root = options.makeLibrary {
+        try LargeLibrary.make(at: root, count: options.assets)
+        return
+    }
     let build = ownFolder()
     let photofiler = options.photofiler ?? "\(build)/photofiler"
     guard FileManager.default.isExecutableFile(atPath: photofiler) else {

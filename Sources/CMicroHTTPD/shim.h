@@ -22,13 +22,14 @@ struct photofiler_mhd_limits {
 
 /// MHD_start_daemon takes its options as C varargs, which Swift cannot call:
 /// this fixed-argument wrapper passes the options photofiler uses and ends the list.
+/// `address` is a `sockaddr_in`, or a `sockaddr_in6` with MHD_USE_IPv6 in `flags`.
 static inline struct MHD_Daemon *photofiler_mhd_start(
-    unsigned int flags, const struct sockaddr_in *address, MHD_AccessHandlerCallback handler,
+    unsigned int flags, const struct sockaddr *address, uint16_t port, MHD_AccessHandlerCallback handler,
     void *handler_context, MHD_RequestCompletedCallback completed, struct photofiler_mhd_limits limits)
 {
     return MHD_start_daemon(
-        flags, ntohs(address->sin_port), NULL, NULL, handler, handler_context,
-        MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
+        flags, port, NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, limits.thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,

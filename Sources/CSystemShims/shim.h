@@ -17,6 +17,9 @@ static inline int photofiler_syncfs(int fd) { return syncfs(fd); }
 /// malloc_trim(3): gives free heap pages back to the kernel.
 static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); }
 
+/// mallopt(3) M_ARENA_MAX: at most `count` malloc arenas (a macro-named option).
+static inline int photofiler_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+
 /// Moves the calling thread, and only it (Linux schedules threads one by one),
 /// to nice `nice` and the idle I/O class (ioprio_set(2): IOPRIO_WHO_PROCESS = 1
 /// with a thread id; IOPRIO_CLASS_IDLE = 3 in the top bits), for background work

@@ -84,8 +84,26 @@ public struct AssetRefinements: Sendable, Equatable {
         ELSE strftime('%Y-%m-%d', a.created_at + a.created_offset, 'unixepoch') END)
         """
 
+    /// Seconds beyond any UTC offset a capture date can carry (±14 h, and the
+    /// machine's zone): a capture day or month lies within this of its UTC bounds.
+    static let offsetMargin = 26 * 3600
+
+    /// `created` between the UTC bounds of the days from `first` to before `end` (SQLite
+    /// date text, e.g. `2023-12-01`), widened by `offsetMargin`: a range the created-date
+    /// index walks, so a month or day filter reads only its own rows and their neighbours.
+    private static func createdRange(
+        _ created: String, first: String, end: String, _ value: String,
+        to conditions: inout [String], _ values: inout [SQLiteValue]
+    ) {
+        conditions.append(
+            "\(created) >= CAST(strftime('%s', \(first)) AS INTEGER) - \(offsetMargin) "
+                + "AND \(created) < CAST(strftime('%s', \(end)) AS INTEGER) + \(offsetMargin)")
+        values += [.text(value), .text(value)]
+    }
+
     func append(
-        to conditions: inout [String], _ values: inout [SQLiteValue], sortKey: (key: String, id: String)
+        to conditions: inout [String], _ values: inout [SQLiteValue], sortKey: (key: String, id: String),
+        created: String
     ) {
         if let after {
             // A row value, so SQLite walks the ordering index from the cursor on.
@@ -97,6 +115,9 @@ public struct AssetRefinements: Sendable, Equatable {
             values.append(.text(subtype))
         }
         if let month {
+            Self.createdRange(
+                created, first: "? || '-01'", end: "date(? || '-01', '+1 month')", month, to: &conditions,
+                &values)
             conditions.append("substr(\(Self.captureDay), 1, 7) = ?")
             values.append(.text(month))
         }
@@ -105,10 +126,15 @@ public struct AssetRefinements: Sendable, Equatable {
             values.append(.text(nameContains))
         }
         if let createdFrom {
+            conditions.append("\(created) >= CAST(strftime('%s', ?) AS INTEGER) - \(Self.offsetMargin)")
+            values.append(.text(createdFrom))
             conditions.append("\(Self.captureDay) >= ?")
             values.append(.text(createdFrom))
         }
         if let createdThrough {
+            conditions.append(
+                "\(created) < CAST(strftime('%s', date(?, '+1 day')) AS INTEGER) + \(Self.offsetMargin)")
+            values.append(.text(createdThrough))
             conditions.append("\(Self.captureDay) <= ?")
             values.append(.text(createdThrough))
         }

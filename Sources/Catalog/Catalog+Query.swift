@@ -124,7 +124,9 @@ extension AssetQuery {
             // A literal from a closed enum, so the Videos partial index can serve `--media video`.
             conditions.append("a.media_type = '\(mediaType.rawValue)'")
         }
-        refinements.append(to: &conditions, &values, sortKey: sortKeyColumns)
+        refinements.append(
+            to: &conditions, &values, sortKey: sortKeyColumns,
+            created: album != nil ? "m.asset_created_at" : "a.created_at")
         sql += "WHERE " + conditions.joined(separator: " AND ")
         return (sql, values)
     }

@@ -38,6 +38,10 @@ package final class HelperServer {
     /// `photofiler-helper __helper`, started by the daemon with its socket at fd 3.
     package static func run() -> Never {
         let socket = FileDescriptor(rawValue: HelperExecutable.socketDescriptor)
+        // Before any thread starts, so the decoders' threads cannot spend RLIMIT_AS on
+        // arenas under contention. (Seen twice on a machine at load 20, not reproduced
+        // alone: libheif's decoder failing on a good HEIC; this is the likely cause.)
+        Sys.limitMallocArenas(2)
         let server = HelperServer()
         do throws(LockdownError) {
             try Lockdown.apply(socket: socket)

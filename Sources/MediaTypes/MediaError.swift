@@ -23,8 +23,10 @@ public enum MediaError: Error, Sendable, Equatable {
     case readerFailed(path: BytePath, what: String)
     /// The sandboxed reader was still on this file after `seconds`: a parser loops on it.
     case readerTimedOut(path: BytePath, seconds: Int)
-    /// No sandboxed reader could be started (or photofiler is stopping).
+    /// No sandboxed reader could be started.
     case readerUnavailable(path: BytePath, reason: String)
+    /// photofiler stopped before a sandboxed reader got to this file.
+    case notReadBeforeStop(path: BytePath)
 }
 
 extension MediaError: CustomStringConvertible {
@@ -55,6 +57,9 @@ extension MediaError: CustomStringConvertible {
         case .readerUnavailable(let path, let reason):
             return
                 "'\(path.display)' was not read: photofiler's sandboxed reader is unavailable (\(reason)); it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."
+        case .notReadBeforeStop(let path):
+            return
+                "'\(path.display)' was not read before photofiler stopped; it is left where it is and read at the next start."
         }
     }
 }

@@ -75,8 +75,14 @@ package struct EncodedThumbnail: Sendable, Equatable {
 /// Why a file gave no thumbnail: the decoder's own words.
 package struct ThumbnailFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package var reason: String
+    /// Not the file's doing (no helper could be had: the process is stopping, the
+    /// helper is not installed): the thumbnail is tried again later.
+    package var isTransient: Bool
 
-    package init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String, isTransient: Bool = false) {
+        self.reason = reason
+        self.isTransient = isTransient
+    }
 
     package var description: String { reason }
 }

@@ -13,7 +13,9 @@ import Synchronization
 /// so a burst is not paid a round trip per file. A helper that crashes costs the
 /// file it was on one more try on a fresh helper (it may have been killed from
 /// outside); a second crash, or a file it is still on after its deadline (then the
-/// helper is killed), refuses that file alone. The requests queued behind it go
+/// helper is killed), refuses that file alone. A deadline is CPU time the helper
+/// spent on the file, with four times as much wall time as the backstop for one
+/// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind it go
 /// to the next helper.
 ///
 /// Thread safety: `@unchecked Sendable` is sound because all mutable state lives
@@ -24,7 +26,8 @@ public final class HelperPool: @unchecked Sendable {
         package var helpers = max(1, Int(sysconf(CInt(_SC_NPROCESSORS_ONLN))))
         /// A helper unused this long ends.
         package var idleSeconds = 60.0
-        /// A helper still on one file after this long is killed, and the file refused…
+        /// A helper that spent this much CPU time on one file (or four times as much
+        /// wall time) is killed, and the file refused…
         package var deadlineSeconds = 10.0
         /// … plus a second per this many bytes (a large video).
         package var bytesPerExtraSecond: Int64 = 50 << 20
@@ -98,7 +101,13 @@ public final class HelperPool: @unchecked Sendable {
         job.thumbnail = (request, output)
         queue.async { [self] in submit([job]) }
         switch reads.waitForAnswers()[0] {
-        case .failure(let error): return .failure(ThumbnailFailure(error.description))
+        case .failure(let error):
+            let transient: Bool
+            switch error {
+            case .readerUnavailable, .libraryUnavailable, .notReadBeforeStop: transient = true
+            default: transient = false
+            }
+            return .failure(ThumbnailFailure(error.description, isTransient: transient))
         case .success(let answer):
             switch answer.outcome {
             case .value:
@@ -136,10 +145,10 @@ public final class HelperPool: @unchecked Sendable {
             idleTimer = nil
             for helper in helpers {
                 end(helper, killing: true)
-                for job in helper.inFlight { refuse(job, "photofiler is stopping") }
+                for job in helper.inFlight { stopped(job) }
             }
             helpers = []
-            for job in waiting { refuse(job, "photofiler is stopping") }
+            for job in waiting { stopped(job) }
             waiting = []
         }
     }
@@ -165,7 +174,7 @@ public final class HelperPool: @unchecked Sendable {
     private func submit(_ jobs: [Job]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else {
-            for job in jobs { refuse(job, "photofiler is stopping") }
+            for job in jobs { stopped(job) }
             return
         }
         waiting.append(contentsOf: jobs)
@@ -230,8 +239,7 @@ public final class HelperPool: @unchecked Sendable {
         source.setCancelHandler { @Sendable in process.socket.close() }
         deadline.setEventHandler { @Sendable [unowned self, unowned helper] in
             guard self.helpers.contains(where: { $0 === helper }), !helper.inFlight.isEmpty else { return }
-            self.helperEnded(helper, why: .timedOut)
-            self.pump()
+            self.deadlineReached(helper)
         }
         deadline.schedule(deadline: .distantFuture)
         source.activate()
@@ -359,10 +367,30 @@ public final class HelperPool: @unchecked Sendable {
     /// with nothing to do has none.
     private func armDeadline(_ helper: RunningHelper) {
         guard let head = helper.inFlight.first else {
+            helper.headStart = nil
             helper.deadline.schedule(deadline: .distantFuture)
             return
         }
+        helper.headStart = (.now(), HelperCPUTime.seconds(of: helper.process.pid) ?? 0)
         helper.deadline.schedule(deadline: .now() + deadline(for: head), leeway: .milliseconds(100))
+    }
+
+    /// The wall time of the head's deadline is up: the helper is killed when it spent
+    /// that much CPU on it (a loop) or four times the wall time went by (it blocks);
+    /// else (the machine is busy) the timer waits for the CPU time still due.
+    private func deadlineReached(_ helper: RunningHelper) {
+        guard let head = helper.inFlight.first, let start = helper.headStart else { return }
+        let budget = deadline(for: head)
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start.wall.uptimeNanoseconds) / 1e9
+        guard let cpu = HelperCPUTime.seconds(of: helper.process.pid).map({ $0 - start.cpu }),
+            cpu < budget * 0.95, wall < 4 * budget
+        else {
+            helperEnded(helper, why: .timedOut)
+            pump()
+            return
+        }
+        let wait = min(max(budget - cpu, 0.25), 4 * budget - wall)
+        helper.deadline.schedule(deadline: .now() + wait, leeway: .milliseconds(100))
     }
 
     private func armIdleTimer() {
@@ -378,6 +406,10 @@ public final class HelperPool: @unchecked Sendable {
         }
         idleTimer = timer
         timer.activate()
+    }
+
+    private func stopped(_ job: Job) {
+        job.reads.complete(job.index, .failure(.notReadBeforeStop(path: job.path)))
     }
 
     private func refuse(_ job: Job, _ reason: String) {
@@ -427,6 +459,8 @@ private final class RunningHelper: @unchecked Sendable {
     let deadline: DispatchSourceTimer
     var nextID: UInt32 = 0
     var served = 0
+    /// When the head of `inFlight` got there, and the helper's CPU time then.
+    var headStart: (wall: DispatchTime, cpu: Double)?
 
     init(process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer) {
         self.process = process

@@ -102,6 +102,8 @@ extension MediaError {
         case .readerUnavailable(_, let reason):
             writer.byte(8)
             writer.text(reason)
+        case .notReadBeforeStop:
+            writer.byte(9)
         }
         return writer.bytes
     }
@@ -120,6 +122,7 @@ extension MediaError {
         case 6: refusal = .readerFailed(path: path, what: try reader.text())
         case 7: refusal = .readerTimedOut(path: path, seconds: Int(clamping: try reader.integer()))
         case 8: refusal = .readerUnavailable(path: path, reason: try reader.text())
+        case 9: refusal = .notReadBeforeStop(path: path)
         default: throw .badValue
         }
         guard reader.isAtEnd else { throw .badLength }

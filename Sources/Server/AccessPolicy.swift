@@ -46,24 +46,23 @@ public struct AccessPolicy: Sendable {
     /// Cookies ignore ports, so the name carries it: two galleries on one host keep theirs apart.
     public var cookieName: String { "photofiler-token-\(port)" }
 
-    /// The Host header names this listener: its address or, on loopback, `localhost`; on the
-    /// wildcard address any IP literal or this machine's name. A name that merely resolves
-    /// here (DNS rebinding) is refused.
+    /// The Host header names this listener: one of its addresses (`127.0.0.1`, `[::1]`)
+    /// or, on loopback, `localhost`; on the wildcard address any IP literal or this
+    /// machine's name. A name that merely resolves here (DNS rebinding) is refused.
     public func acceptsHost(_ host: String?) -> Bool {
         guard let host, !host.isEmpty else { return false }
-        var name = host.lowercased()
-        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") {
+        var name = Substring(host.lowercased())
+        // The port, when given, follows the last colon outside an IPv6 literal's brackets.
+        if let colon = name.lastIndex(of: ":"), !name[colon...].contains("]") {
             guard UInt16(name[name.index(after: colon)...]) == port else { return false }
-            name = String(name[..<colon])
+            name = name[..<colon]
         }
-        if name == address.host { return true }
-        if address.isLoopback { return name == "localhost" }
-        if address.isWildcard {
-            if (try? ListenAddress(parsing: name + ":0")) != nil { return true }
-            if name == "localhost" { return true }
-            if let machine = Sys.hostName()?.lowercased(), !machine.isEmpty {
-                return name == machine || name.hasPrefix(machine + ".")
-            }
+        if name == "localhost" { return address.isLoopback || address.isWildcard }
+        if let literal = ListenHost(literal: name) {
+            return address.hosts.contains(literal) || address.isWildcard
+        }
+        if address.isWildcard, let machine = Sys.hostName()?.lowercased(), !machine.isEmpty {
+            return name == machine || name.hasPrefix(machine + ".")
         }
         return false
     }

@@ -20,8 +20,12 @@ public final class EventHub: @unchecked Sendable {
     /// A read of the change log is queued (changes come in bursts: one read per burst).
     private var readPending = false
 
-    init(catalog: CatalogAccess) {
+    /// Runs on every write to the catalog's folder, before the changes are read.
+    private let catalogWritten: @Sendable () -> Void
+
+    init(catalog: CatalogAccess, catalogWritten: @escaping @Sendable () -> Void = {}) {
         self.catalog = catalog
+        self.catalogWritten = catalogWritten
     }
 
     /// Watches the catalog's folder from now on.
@@ -36,17 +40,61 @@ public final class EventHub: @unchecked Sendable {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: watchQueue)
         source.setEventHandler { @Sendable [unowned self] in
             Sys.drain(fd)
+            catalogWritten()
             scheduleRead()
         }
         source.resume()
         self.source = source
     }
 
-    /// A new stream; `album` limits it to that album's assets (a share).
-    func open(album: AlbumID?) -> EventStream {
+    /// A new stream; `album` limits it to that album's assets (a share). A client
+    /// that reconnects names the last change it saw (`Last-Event-ID`): it gets what
+    /// it missed, or one `reset` when that is gone from the change log, too much to
+    /// replay, or from another catalog. Every stream then learns the newest
+    /// sequence number as its last event id, so its first reconnect loses nothing.
+    func open(album: AlbumID?, lastEventID: String?) -> EventStream {
         let stream = EventStream(album: album) { [weak self] stream in self?.remove(stream) }
-        lock.withLock { streams[ObjectIdentifier(stream)] = stream }
+        // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the registration.
+        catalog.read { catalog in
+            let upTo = lock.withLock { seen }
+            if let lastEventID { replay(after: lastEventID, upTo: upTo, into: stream, catalog) }
+            stream.send(EventStream.position(upTo))
+            lock.withLock { streams[ObjectIdentifier(stream)] = stream }
+        }
         return stream
+    }
+
+    /// At most this many missed changes are replayed; more are one `reset`.
+    static let replayLimit = 1000
+
+    /// The changes after `lastEventID` up to `upTo`, or `reset`.
+    private func replay(after lastEventID: String, upTo: Int64, into stream: EventStream, _ catalog: Catalog)
+    {
+        guard let last = Int64(lastEventID), last >= 0, last <= upTo else {
+            stream.send(EventStream.message("reset", sequence: upTo))
+            return
+        }
+        guard last < upTo else { return }
+        // Replayed only when the log still holds every change after `last` (the oldest
+        // kept is right after it or earlier) and there are not too many.
+        guard let oldest = try? catalog.oldestChange(), last >= oldest - 1,
+            let missed = try? catalog.changes(after: last, limit: Self.replayLimit + 1).filter({
+                $0.sequence <= upTo
+            }), missed.count <= Self.replayLimit
+        else {
+            stream.send(EventStream.message("reset", sequence: upTo))
+            return
+        }
+        for change in missed where isVisible(change, to: stream, catalog) {
+            stream.send(
+                EventStream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
+        }
+    }
+
+    private func isVisible(_ change: Catalog.AssetChange, to stream: EventStream, _ catalog: Catalog) -> Bool
+    {
+        guard let album = stream.album else { return true }
+        return (try? catalog.everInAlbum(change.asset, album)) == true
     }
 
     private func remove(_ stream: EventStream) {
@@ -75,16 +123,20 @@ public final class EventHub: @unchecked Sendable {
             return
         }
         var after = lock.withLock { seen }
+        // More changes since the last read than the log keeps: every client reloads.
+        if let oldest = try? catalog.oldestChange(), oldest > after + 1,
+            let latest = try? catalog.latestChange()
+        {
+            for stream in listeners { stream.send(EventStream.message("reset", sequence: latest)) }
+            lock.withLock { seen = max(seen, latest) }
+            return
+        }
         while true {
             guard let batch = try? catalog.changes(after: after, limit: 500), !batch.isEmpty else { break }
             for change in batch {
-                let event = EventStream.message(change.kind.rawValue, id: change.asset)
-                for stream in listeners {
-                    if let album = stream.album,
-                        (try? catalog.everInAlbum(change.asset, album)) != true
-                    {
-                        continue
-                    }
+                let event = EventStream.message(
+                    change.kind.rawValue, id: change.asset, sequence: change.sequence)
+                for stream in listeners where isVisible(change, to: stream, catalog) {
                     stream.send(event)
                 }
             }
@@ -118,9 +170,20 @@ final class EventStream: StreamingBody, @unchecked Sendable {
         pending = Array("retry: 1000\n: photofiler events\n\n".utf8)
     }
 
-    /// `event: KIND` with `data: {"id": ID}`.
-    static func message(_ kind: String, id: AssetID) -> [UInt8] {
-        Array("event: \(kind)\ndata: {\"id\": \(id)}\n\n".utf8)
+    /// `event: KIND` with `data: {"id": ID}`, and the change's sequence number as its `id:`
+    /// (what the browser sends back as `Last-Event-ID` when it reconnects).
+    static func message(_ kind: String, id: AssetID, sequence: Int64) -> [UInt8] {
+        Array("id: \(sequence)\nevent: \(kind)\ndata: {\"id\": \(id)}\n\n".utf8)
+    }
+
+    /// An event without an asset (`reset`: reload everything), at `sequence`.
+    static func message(_ kind: String, sequence: Int64) -> [UInt8] {
+        Array("id: \(sequence)\nevent: \(kind)\ndata: {}\n\n".utf8)
+    }
+
+    /// Only an `id:`: the browser takes it as its last event id and shows no event.
+    static func position(_ sequence: Int64) -> [UInt8] {
+        Array("id: \(sequence)\n\n".utf8)
     }
 
     func send(_ bytes: [UInt8]) {

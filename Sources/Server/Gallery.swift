@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerSystem
@@ -7,15 +8,20 @@ import PhotoFilerSystem
 /// over one library's catalog, behind SPEC's safety rules.
 ///
 /// `@unchecked Sendable`: the policy's port is written once after the listener
-/// binds, under `lock`; everything else is immutable or Sendable itself.
+/// binds, under `lock`; `timelines` is used only on the catalog's serial queue
+/// (inside `catalog.read`); everything else is immutable or Sendable itself.
 public final class Gallery: HTTPHandler, @unchecked Sendable {
     let catalog: CatalogAccess
     let thumbnails: any ThumbnailSource
     let events: EventHub
     let picker: PickSession?
+    /// Used on the catalog's queue only.
+    let timelines = TimelineCache()
+    let knownThumbnails = KnownThumbnails()
     private let lock = ThreadLock()
     private var policyValue: AccessPolicy
-    private var daemon: MicroHTTPDaemon?
+    /// One listener per address bound (two for `localhost`).
+    private var daemons: [MicroHTTPDaemon] = []
 
     public init(
         catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
@@ -25,21 +31,35 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         self.thumbnails = thumbnails
         self.picker = picker
         self.policyValue = policy
-        events = EventHub(catalog: catalog)
+        let known = knownThumbnails
+        events = EventHub(catalog: catalog) { known.forgetAll() }
     }
 
     public var policy: AccessPolicy { lock.withLock { policyValue } }
 
-    /// Starts listening; the gallery's address (with `?token=` when every request needs one).
+    /// Starts listening on every address of the policy's (the first gives the port
+    /// when it is 0, the others take the same); the gallery's address.
     public func start() throws(ServerError) -> String {
         try events.start()
-        let daemon = try MicroHTTPDaemon(address: policy.address, handler: self)
+        let address = policy.address
+        let first = try MicroHTTPDaemon(host: address.hosts[0], port: address.port, handler: self)
+        var started = [first]
+        for host in address.hosts.dropFirst() {
+            do {
+                started.append(try MicroHTTPDaemon(host: host, port: first.port, handler: self))
+            } catch .cannotListen(_, let errno) where Self.familyMissing.contains(errno.rawValue) {
+                continue  // a machine without IPv6 (or without its loopback): IPv4 alone
+            }
+        }
         lock.withLock {
-            policyValue.port = daemon.port
-            self.daemon = daemon
+            policyValue.port = first.port
+            daemons = started
         }
         return baseURL
     }
+
+    /// What binding says when this machine has no such address family or address.
+    private static let familyMissing: Set<Int32> = [EAFNOSUPPORT, EADDRNOTAVAIL, EPROTONOSUPPORT]
 
     /// `http://ADDR:PORT` of the running listener (the machine's name on the wildcard address).
     public var baseURL: String {

@@ -24,7 +24,7 @@ extension Gallery {
             case ("GET", 1, "albums"): return try albums(scope: scope)
             case ("GET", 1, "assets"): return try assets(request, scope: scope)
             case ("GET", 1, "timeline"): return try timeline(request, scope: scope)
-            case ("GET", 1, "events"): return eventStream(scope: scope)
+            case ("GET", 1, "events"): return eventStream(request, scope: scope)
             case ("POST", 1, "pick"), ("POST", 2, "pick"):
                 guard let picker, case .library = scope else { break }
                 return try picker.choose(parts.count == 2 ? parts[1] : nil, request: request, gallery: self)
@@ -105,11 +105,13 @@ extension Gallery {
         guard let query = try narrowed(request, scope: scope) else {
             return .error(404, "There is no album named '\(request.query["album"] ?? "")'.")
         }
-        let months = try catalog.read { try $0.timeline(query) }
+        let cache = timelines
+        let months = try catalog.read { try cache.timeline(query, in: $0) }
         return .json(months.map { Month(month: $0.month, count: $0.count) })
     }
 
-    private func eventStream(scope: AccessScope) -> HTTPResponse {
+    /// A reconnecting browser sends `Last-Event-ID` (the `id:` of the last event it saw).
+    private func eventStream(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
         let album: AlbumID?
         switch scope {
         case .library: album = nil
@@ -118,33 +120,54 @@ extension Gallery {
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-            body: .stream(events.open(album: album)))
+            body: .stream(events.open(album: album, lastEventID: request.header("last-event-id"))))
     }
 
-    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/favorite`.
+    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`.
     private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
         -> HTTPResponse
     {
+        let part = parts.count == 3 ? parts[2] : nil
+        var thumbnailSize = 256
+        if method == "GET", part == "thumbnail" {
+            thumbnailSize = try Self.integer(request.query["size"], name: "size", in: 1...1024) ?? 256
+            guard thumbnailSize == 256 || thumbnailSize == 1024 else {
+                throw BadParameter(message: "The thumbnail size is 256 or 1024, not \(thumbnailSize).")
+            }
+            if case .library = scope, let id = AssetID(parts[1]), id > 0,
+                let known = knownThumbnail(KnownThumbnails.Key(asset: id, size: thumbnailSize))
+            {
+                return known
+            }
+        }
+        let generation = knownThumbnails.current
         guard let id = AssetID(parts[1]), id > 0, let asset = try visibleAsset(id, scope: scope) else {
             return .error(404, "There is no asset '\(parts[1])' in this gallery.")
         }
-        switch (method, parts.count == 3 ? parts[2] : nil) {
+        switch (method, part) {
         case ("GET", nil):
             let layout = catalog.layout
             return .json(try catalog.read { try AssetJSON.load(asset, catalog: $0, layout: layout) })
         case ("GET", "thumbnail"):
-            let size = try Self.integer(request.query["size"], name: "size", in: 1...1024) ?? 256
-            guard size == 256 || size == 1024 else {
-                throw BadParameter(message: "The thumbnail size is 256 or 1024, not \(size).")
+            guard let file = thumbnails.thumbnail(of: asset, size: thumbnailSize),
+                let response = Self.sending(file)
+            else {
+                return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
             }
-            return thumbnail(of: asset, size: size)
+            if case .library = scope {
+                knownThumbnails.remember(
+                    file, for: KnownThumbnails.Key(asset: id, size: thumbnailSize), readAt: generation)
+            }
+            return response
         case ("GET", "original"):
             return original(of: asset, request: request)
+        case ("GET", "video"):
+            return liveVideo(of: asset, request: request)
         case ("PUT", "favorite"), ("DELETE", "favorite"):
             let favorite = method == "PUT"
             try catalog.read { try $0.setFavorite(favorite, of: id) }
             return .noContent()
-        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "favorite"):
+        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"):
             return .error(405, "\(request.path) does not take \(request.method).")
         default:
             return .error(404, "There is no \(request.path) in the gallery's API.")

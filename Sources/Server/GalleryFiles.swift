@@ -3,12 +3,15 @@ import PhotoFilerCatalog
 import PhotoFilerSystem
 
 extension Gallery {
-    /// The asset's thumbnail as `image/jpeg`; 404 when it has none.
-    func thumbnail(of asset: AssetRecord, size: Int) -> HTTPResponse {
-        guard let file = thumbnails.thumbnail(of: asset, size: size), var response = Self.whole(file.path)
-        else {
-            return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
-        }
+    /// A thumbnail already sent since the catalog last changed, straight from its file;
+    /// nil when it is not known (or its file went): then the catalog and the store answer.
+    func knownThumbnail(_ key: KnownThumbnails.Key) -> HTTPResponse? {
+        knownThumbnails.file(key).flatMap(Self.sending)
+    }
+
+    /// A thumbnail file as a cacheable response; nil when it cannot be opened.
+    static func sending(_ file: ThumbnailFile) -> HTTPResponse? {
+        guard var response = whole(file.path) else { return nil }
         response.addHeader("Content-Type", file.mimeType)
         response.addHeader("Cache-Control", "private, max-age=3600")
         return response
@@ -20,14 +23,49 @@ extension Gallery {
         guard let (fd, size) = Self.open(path) else {
             return .error(404, "The file of asset \(asset.id) is not in the library any more.")
         }
+        return Self.ranged(fd, start: 0, size: size, mimeType: asset.info.mimeType, request: request)
+    }
+
+    /// A Live Photo's video, to play in the page: the paired file, or the byte range
+    /// of the still's own file a motion photo keeps it in (as a file of its own to
+    /// the browser, `Range` counted from the video's start); 404 for other assets.
+    func liveVideo(of asset: AssetRecord, request: HTTPRequest) -> HTTPResponse {
+        guard let video = asset.liveVideo else {
+            return .error(404, "Asset \(asset.id) is not a Live Photo: it has no video.")
+        }
+        let layout = catalog.layout
+        if let offset = video.embeddedOffset {
+            guard let (fd, size) = Self.open(layout.absolute(asset.trashPath ?? asset.rollPath)),
+                offset >= 0, video.size > 0, offset + video.size <= size
+            else {
+                return .error(404, "The file of asset \(asset.id) is not in the library any more.")
+            }
+            // The range was found to start with an MP4 `ftyp` box when the still was filed.
+            return Self.ranged(fd, start: offset, size: video.size, mimeType: "video/mp4", request: request)
+        }
+        guard let relative = video.trashPath ?? video.rollPath,
+            let (fd, size) = Self.open(layout.absolute(relative))
+        else {
+            return .error(404, "The video of asset \(asset.id) is not in the library any more.")
+        }
+        // A paired video carries Apple's QuickTime content identifier: a QuickTime movie.
+        return Self.ranged(fd, start: 0, size: size, mimeType: "video/quicktime", request: request)
+    }
+
+    /// `size` bytes of `fd` from `start` as one resource of that size: 200, or 206 for
+    /// one satisfiable `Range`, or 416.
+    private static func ranged(
+        _ fd: FileDescriptor, start: Int64, size: Int64, mimeType: String, request: HTTPRequest
+    ) -> HTTPResponse {
         var response: HTTPResponse
         switch ByteRange.parse(request.header("range"), size: size) {
         case .whole:
-            response = HTTPResponse(status: 200, body: .file(fd, offset: 0, length: size))
+            response = HTTPResponse(status: 200, body: .file(fd, offset: start, length: size))
         case .part(let range):
             response = HTTPResponse(
                 status: 206,
-                body: .file(fd, offset: range.lowerBound, length: range.upperBound - range.lowerBound))
+                body: .file(fd, offset: start + range.lowerBound, length: range.upperBound - range.lowerBound)
+            )
             response.addHeader("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
         case .unsatisfiable:
             fd.close()
@@ -35,7 +73,7 @@ extension Gallery {
             response.addHeader("Content-Range", "bytes */\(size)")
             return response
         }
-        response.addHeader("Content-Type", asset.info.mimeType)
+        response.addHeader("Content-Type", mimeType)
         response.addHeader("Accept-Ranges", "bytes")
         response.addHeader("Cache-Control", "private, max-age=3600")
         return response

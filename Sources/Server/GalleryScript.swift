@@ -36,9 +36,11 @@ enum GalleryScript {
           }
           const thumbnail = (id, size) => '/api/assets/' + id + '/thumbnail?size=' + (size || 256);
           const albumHref = (name) => '/albums/' + encodeURIComponent(name);
+          // One formatter for every month: toLocaleDateString makes a new one per call (a millisecond each).
+          const monthFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'long' });
           function monthTitle(month) {
             const [year, number] = month.split('-').map(Number);
-            return new Date(year, number - 1, 1).toLocaleDateString(undefined, { year: 'numeric', month: 'long' });
+            return monthFormat.format(new Date(year, number - 1, 1));
           }
           function describe(asset) {
             const what = asset.mediaType === 'video' ? 'Video' : (asset.subtypes.includes('live') ? 'Live Photo' : 'Photo');
@@ -46,14 +48,56 @@ enum GalleryScript {
           }
           if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
 
-          // Server-Sent Events: filed, deleted, changed, each {"id": N}.
+          // A Live Photo moves while the mouse is over it, while a finger holds it (a long
+          // press), or while it has the keyboard's focus: its video (the paired file, or the
+          // one inside a motion photo) is laid over the still, muted, made only when first played.
+          function livePlayer(host, asset) {
+            let video = null;
+            const start = () => {
+              if (!video) {
+                video = el('video', { class: 'live-video', src: '/api/assets/' + asset.id + '/video', muted: true,
+                                      playsinline: true, loop: true, preload: 'auto', 'aria-hidden': 'true',
+                                      'data-live-video': asset.id });
+                video.muted = true;
+                host.append(video);
+              }
+              host.classList.add('playing');
+              const playing = video.play();
+              if (playing) playing.catch(() => host.classList.remove('playing'));
+            };
+            const stop = () => {
+              host.classList.remove('playing');
+              if (video) video.pause();
+            };
+            let press = null;
+            host.addEventListener('pointerenter', (event) => { if (event.pointerType === 'mouse') start(); });
+            host.addEventListener('pointerleave', (event) => { if (event.pointerType === 'mouse') stop(); });
+            host.addEventListener('pointerdown', (event) => {
+              if (event.pointerType !== 'mouse') press = setTimeout(start, 300);
+            });
+            for (const name of ['pointerup', 'pointercancel']) {
+              host.addEventListener(name, (event) => {
+                clearTimeout(press);
+                if (event.pointerType !== 'mouse') stop();
+              });
+            }
+            // A long press would otherwise open the browser's menu for the picture.
+            host.addEventListener('contextmenu', (event) => { if (host.classList.contains('playing')) event.preventDefault(); });
+            host.addEventListener('focus', start);
+            host.addEventListener('blur', stop);
+            return { start, stop };
+          }
+          const isLive = (asset) => asset.subtypes.includes('live') && asset.liveVideo;
+
+          // Server-Sent Events: filed, deleted, changed, each {"id": N}; after a reconnect the
+          // browser's Last-Event-ID brings what it missed, or `reset` (reload everything).
           const listeners = [];
           function onChange(listener) {
             if (listeners.length === 0) {
               const source = new EventSource('/api/events');
-              for (const name of ['filed', 'deleted', 'changed']) {
+              for (const name of ['filed', 'deleted', 'changed', 'reset']) {
                 source.addEventListener(name, (event) => {
-                  const id = JSON.parse(event.data).id;
+                  const id = name === 'reset' ? null : JSON.parse(event.data).id;
                   for (const each of listeners) each(name, id);
                 });
               }
@@ -155,14 +199,19 @@ enum GalleryScript {
               } else {
                 tile = el('a', Object.assign(attributes, { href: '/assets/' + asset.id }), image, badge);
               }
+              if (isLive(asset)) {
+                tile.classList.add('live');
+                livePlayer(tile, asset);
+              }
               return tile;
             }
 
+            // Columns are measured once per reload: reading a width forces a layout, once per month it took seconds.
+            let columns = 4;
             function section(month, count) {
               const grid = el('div', { class: 'grid' });
               const node = el('section', { class: 'month', 'data-month': month, id: 'month-' + month },
                 el('h2', {}, monthTitle(month)), grid);
-              const columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
               grid.style.minHeight = Math.ceil(count / columns) * 184 + 'px';
               return { month, count, node, grid, loaded: false, loading: null };
             }
@@ -177,22 +226,41 @@ enum GalleryScript {
               const timeline = await getJSON('/api/timeline?' + query());
               if (mine !== generation) return;
               if (timeline.length === 0) months.append(el('p', { class: 'hint' }, 'Nothing here yet.'));
-              for (const { month, count } of timeline) addSection(month, count);
+              columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
+              // Newest first, as the timeline lists them: each month goes at the end.
+              const sectionNodes = document.createDocumentFragment();
+              const links = document.createDocumentFragment();
+              for (const { month, count } of timeline) {
+                const entry = section(month, count);
+                sectionNodes.append(entry.node);
+                links.append(scrubberLink(entry));
+                sections.set(month, entry);
+              }
+              months.append(sectionNodes);
+              scrubber.append(links);
+              for (const entry of sections.values()) observer.observe(entry.node);
+              // The newest month is on screen: its assets are asked for now, not after the observer's first frame.
+              if (timeline.length) loadMonth(sections.get(timeline[0].month));
               say(timeline.reduce((sum, m) => sum + m.count, 0) + ' items');
             }
 
+            function scrubberLink(entry) {
+              const link = el('a', { href: '#month-' + entry.month, 'data-month': entry.month }, monthTitle(entry.month));
+              link.addEventListener('click', (event) => {
+                event.preventDefault();
+                entry.node.scrollIntoView();
+                loadMonth(entry).then(() => { const first = entry.grid.querySelector('.tile'); if (first) first.focus({ preventScroll: true }); });
+              });
+              return link;
+            }
+
+            // A month that a new asset brings (the timeline had none of it).
             function addSection(month, count) {
               const entry = section(month, count);
               const later = [...sections.values()].find((other) => other.month < month);
               months.insertBefore(entry.node, later ? later.node : null);
-              const link = el('a', { href: '#month-' + month, 'data-month': month }, monthTitle(month));
-              link.addEventListener('click', (event) => {
-                event.preventDefault();
-                entry.node.scrollIntoView();
-                loadMonth(entry).then(() => { const first = entry.grid.querySelector('.tile'); if (first) first.focus(); });
-              });
               const laterLink = later ? scrubber.querySelector('[data-month="' + later.month + '"]') : null;
-              scrubber.insertBefore(link, laterLink);
+              scrubber.insertBefore(scrubberLink(entry), laterLink);
               sections.set(month, entry);
               observer.observe(entry.node);
               return entry;
@@ -221,8 +289,10 @@ enum GalleryScript {
               if (tiles.has(asset.id)) return;
               const tile = tileFor(asset);
               const key = asset.created + '|' + String(asset.id).padStart(20, '0');
-              const after = [...entry.grid.children].find((other) =>
-                (other.dataset.created + '|' + other.dataset.assetId.padStart(20, '0')) < key);
+              const keyOf = (other) => other.dataset.created + '|' + other.dataset.assetId.padStart(20, '0');
+              // Pages come newest first: most tiles go last, without a walk over the others.
+              const last = entry.grid.lastElementChild;
+              const after = !last || keyOf(last) > key ? null : [...entry.grid.children].find((other) => keyOf(other) < key);
               entry.grid.insertBefore(tile, after || null);
               tiles.set(asset.id, tile);
             }
@@ -257,6 +327,7 @@ enum GalleryScript {
             }
 
             onChange(async (change, id) => {
+              if (change === 'reset') { reload(); return; }
               if (change === 'deleted' && album !== 'Recently Deleted') { forget(id); return; }
               let asset;
               try { asset = await getJSON('/api/assets/' + id); } catch (error) { forget(id); return; }
@@ -353,9 +424,15 @@ enum GalleryScript {
             if (asset.mediaType === 'video') {
               view = el('video', { src: original, controls: true, preload: 'metadata', 'aria-label': describe(asset) });
             } else {
-              view = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
+              const image = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
               const shows = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif'].includes(asset.mimeType);
-              view.addEventListener('error', () => { if (shows) view.src = original; }, { once: true });
+              image.addEventListener('error', () => { if (shows) image.src = original; }, { once: true });
+              view = image;
+              if (isLive(asset)) {
+                view = el('span', { class: 'live-frame live', tabindex: '0', 'aria-label': describe(asset) + ' (hover, press or focus to play)' },
+                  image, el('span', { class: 'badge', 'aria-hidden': 'true' }, 'LIVE'));
+                livePlayer(view, asset);
+              }
             }
             const facts = el('dl', { class: 'facts' });
             const fact = (label, ...value) => facts.append(el('dt', {}, label), el('dd', {}, ...value));
@@ -363,6 +440,10 @@ enum GalleryScript {
             fact('Added', new Date(asset.added).toLocaleString());
             fact('Type', asset.mediaType + (asset.subtypes.length ? ' (' + asset.subtypes.join(', ') + ')' : '') + ', ' + asset.mimeType);
             fact('Dimensions', asset.width + ' × ' + asset.height);
+            if (asset.liveVideo) {
+              const seconds = asset.liveVideo.duration === null ? '' : asset.liveVideo.duration.toFixed(1) + ' s, ';
+              fact('Live Photo', seconds + (asset.liveVideo.embedded ? 'inside the picture' : 'paired video'));
+            }
             fact('Size', (asset.size / 1048576).toFixed(2) + ' MB (' + asset.size + ' bytes)');
             const albums = el('span');
             asset.albums.forEach((name, index) => {

@@ -29,6 +29,13 @@ enum GalleryStyle {
         .tile:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         .tile .badge { position: absolute; right: 6px; bottom: 6px; padding: 0 6px; border-radius: 8px;
                        background: #000a; color: white; font-size: 12px; }
+        .live video.live-video { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover;
+                                 opacity: 0; transition: opacity .15s; pointer-events: none; }
+        .live.playing video.live-video { opacity: 1; }
+        .live-frame { position: relative; display: inline-block; line-height: 0; }
+        .live-frame video.live-video { object-fit: contain; }
+        .live-frame .badge { position: absolute; left: 8px; top: 8px; padding: 2px 8px; border-radius: 8px;
+                             background: #000a; color: white; font-size: 12px; line-height: 1.4; }
         .tile.selected { outline: 4px solid var(--accent); outline-offset: -4px; }
         .tile.selected::after { content: "✓"; position: absolute; top: 6px; right: 6px; width: 24px; height: 24px;
                                 border-radius: 12px; background: var(--accent); color: white; text-align: center; }

@@ -33,16 +33,12 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     /// The port it listens on (the kernel's choice when asked for 0).
     public private(set) var port: UInt16 = 0
 
-    /// Starts listening on `address`; the handler must outlive the daemon (it is not retained by C).
-    public init(address: ListenAddress, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits())
+    /// Starts listening on `host` and `port`; the handler must outlive the daemon (it is not retained by C).
+    public init(host: ListenHost, port: UInt16, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits())
         throws(ServerError)
     {
         self.handler = handler
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = address.port.bigEndian
-        socketAddress.sin_addr.s_addr = address.ipv4.bigEndian
-        let flags =
+        var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
@@ -51,10 +47,36 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             per_address_limit: limits.connectionsPerAddress, connection_memory: limits.connectionMemory,
             timeout_seconds: limits.idleSeconds)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = photofiler_mhd_start(
-            UInt32(flags), &socketAddress, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
-        guard let daemon else { throw .cannotListen(address: address.description, errno: Errno.current) }
-        port = photofiler_mhd_bound_port(daemon)
+        switch host {
+        case .ipv4(let value):
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            socketAddress.sin_addr.s_addr = value.bigEndian
+            daemon = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    photofiler_mhd_start(
+                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
+                }
+            }
+        case .ipv6(let bytes):
+            // IPv6 only (libmicrohttpd sets IPV6_V6ONLY), but `[::]` takes IPv4 clients as well.
+            flags |= MHD_USE_IPv6.rawValue | (host.isWildcard ? MHD_USE_DUAL_STACK.rawValue : 0)
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0.copyBytes(from: bytes) }
+            daemon = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    photofiler_mhd_start(
+                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
+                }
+            }
+        }
+        guard let daemon else {
+            throw .cannotListen(address: "\(host.literal):\(port)", errno: Errno.current)
+        }
+        self.port = photofiler_mhd_bound_port(daemon)
     }
 
     fileprivate func handle(

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The calls the web gallery makes beyond files: a change watch on one folder,
-/// random bytes for tokens, the host's name, and starting the user's browser.
+/// random bytes for tokens, the host's name, IPv6 address text, and starting the user's browser.
 extension Sys {
     /// `inotify_init1` + `inotify_add_watch`: a non-blocking descriptor that becomes
     /// readable when a file directly in `folder` is written, created or moved in.
@@ -82,5 +82,25 @@ extension Sys {
             if waitpid(pid, &status, 0) == pid { return status }
             if Errno.current != .interrupted { return nil }
         }
+    }
+}
+
+extension Sys {
+    /// `inet_pton(AF_INET6)`: the 16 bytes (network order) of an IPv6 address in
+    /// text (`::1`, `fe80::1`), or nil when the text is not one.
+    public static func ipv6Address(_ text: String) -> [UInt8]? {
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
+        return withUnsafeBytes(of: address) { Array($0) }
+    }
+
+    /// `inet_ntop(AF_INET6)`: the canonical text of 16 address bytes (`::1`).
+    public static func ipv6Text(_ bytes: [UInt8]) -> String {
+        precondition(bytes.count == 16, "an IPv6 address is 16 bytes")
+        var address = in6_addr()
+        withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return "::" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

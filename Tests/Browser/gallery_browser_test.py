@@ -4,7 +4,9 @@ through python3-selenium, against the built `photofiler` on a temporary library.
 
 Checks: the albums page loads every cover (naturalWidth > 0); an album page
 shows its assets and a file saved while it is open appears without a reload;
-the keyboard moves between tiles; the picker returns what was clicked.
+the keyboard moves between tiles; a Live Photo (a motion photo made here) plays
+its video while hovered, in the grid and on its own page; the picker returns
+what was clicked.
 Screenshots go to test-artifacts/browser/ (and docs/ for the README with
 --update-docs). Run by `make test`; exit status 0 when every check holds.
 """
@@ -19,6 +21,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -42,6 +45,34 @@ def unique_jpeg(tag):
         data = f.read()
     text = f"photofiler browser test {tag}".encode()
     return data[:2] + b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text + data[2:]
+
+
+def motion_photo(work):
+    """A Google motion photo: the sample JPEG with the XMP that announces a video
+    (GCamera:MicroVideo, MicroVideoOffset = its length) and a 2 s H.264 MP4 from
+    ffmpeg's test pattern appended after the JPEG's end."""
+    clip = os.path.join(work, "clip.mp4")
+    subprocess.run(["/usr/bin/ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc=duration=2:size=320x240:rate=15", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                    "-movflags", "+faststart", clip], check=True)
+    with open(clip, "rb") as f:
+        video = f.read()
+    xmp = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           '<rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" '
+           f'GCamera:MicroVideo="1" GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="{len(video)}"/>'
+           '</rdf:RDF></x:xmpmeta>').encode()
+    segment = b"http://ns.adobe.com/xap/1.0/\0" + xmp
+    jpeg = unique_jpeg("motion photo")
+    path = os.path.join(work, "PXL_20231201_123456789.MP.jpg")
+    with open(path, "wb") as f:
+        f.write(jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(segment) + 2) + segment + jpeg[2:] + video)
+    return path
+
+
+PLAYING = ("const v = document.querySelector('[data-live-video=\"' + arguments[0] + '\"]');"
+           "return v !== null && !v.paused && v.readyState >= 2 && v.currentTime > 0;")
+PAUSED = ("const v = document.querySelector('[data-live-video=\"' + arguments[0] + '\"]');"
+          "return v !== null && v.paused;")
 
 
 def wait_for_line(process, timeout=30):
@@ -83,6 +114,10 @@ def main():
         pictures = sorted(os.path.join(PICTURES, name) for name in os.listdir(PICTURES))
         photofiler(library, "save", "--album", "Examples", *pictures[:4])
         photofiler(library, "save", "--album", "Holiday", *pictures[4:])
+        live_id = photofiler(library, "save", "--album", "Live", motion_photo(work)).strip()
+        live = json.loads(photofiler(library, "info", live_id, "--json"))
+        check(live["subtypes"] == ["live"] and live["liveVideo"]["embedded"] and live["liveVideo"]["duration"],
+              f"the motion photo is Live Photo {live_id} with its embedded video ({live['liveVideo']})")
         server = subprocess.Popen([BINARY, "serve", "--library", library, "--listen", "127.0.0.1:0"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         base = wait_for_line(server).rstrip("/")
@@ -134,6 +169,26 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{new_id}"]'))
         check(True, f"asset {new_id}, saved while the album was open, appeared without a reload")
         driver.save_screenshot(os.path.join(ARTIFACTS, "album.png"))
+
+        # A Live Photo moves while the mouse is over it: in the grid, then on its own page.
+        driver.get(base + "/albums/Live")
+        ready(driver)
+        tile = WebDriverWait(driver, 20).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, f'.live[data-asset-id="{live_id}"]'))
+        check(not driver.find_elements(By.CSS_SELECTOR, "[data-live-video]"), "no video is loaded before a hover")
+        ActionChains(driver).move_to_element(tile).perform()
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(PLAYING, live_id))
+        check(True, f"hovering Live Photo {live_id} plays its video in the grid (currentTime > 0)")
+        driver.save_screenshot(os.path.join(ARTIFACTS, "live-hover.png"))
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "title")).perform()
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(PAUSED, live_id))
+        check(True, "leaving it pauses the video")
+        driver.get(base + f"/assets/{live_id}")
+        ready(driver)
+        frame = driver.find_element(By.CSS_SELECTOR, ".live-frame")
+        ActionChains(driver).move_to_element(frame).perform()
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(PLAYING, live_id))
+        check("inside the picture" in driver.page_source, "the asset page plays the Live Photo and says where its video is")
 
         # One asset.
         driver.get(base + f"/assets/{new_id}")

@@ -12,6 +12,10 @@ import Synchronization
 /// the helper) and for reading (kept), and unlinked at once, so nothing is left
 /// behind whatever happens. The helper writes the renditions one after another and
 /// answers their sizes; they are read back from the kept descriptor.
+///
+/// What the helper could not decode is `.undecodable` (remembered, not tried at
+/// every start); what failed here (no room for the output, a read back) is
+/// `.system`, and no helper to be had `.unavailable`: both are tried again later.
 struct SandboxedThumbnails {
     private static let counter = Atomic<Int>(0)
 
@@ -19,13 +23,19 @@ struct SandboxedThumbnails {
     let temporaryFolder: BytePath
 
     func make(_ fd: FileDescriptor, path: BytePath, size: Int64, _ request: ThumbnailRequest)
-        throws(ThumbnailFailure) -> [EncodedThumbnail]
+        throws(ThumbnailError) -> [EncodedThumbnail]
     {
         let (output, readBack) = try openOutput()
         let answer = helpers.thumbnails(MediaFile(fd: fd, path: path, size: size), request, into: output)
         output.close()
         defer { readBack.close() }
-        let layout = try answer.get()
+        let layout: ThumbnailLayout
+        switch answer {
+        case .success(let made): layout = made
+        case .failure(let failure) where failure.isTransient:
+            throw .unavailable(path: path, reason: failure.reason)
+        case .failure(let failure): throw .undecodable(path: path, reason: failure.reason)
+        }
         var offset: Int64 = 0
         var made: [EncodedThumbnail] = []
         for part in layout.parts {
@@ -41,7 +51,7 @@ struct SandboxedThumbnails {
                     done += count
                 }
             } catch {
-                throw ThumbnailFailure("the thumbnail could not be read back: \(error)")
+                throw .system(error)
             }
             let bytes = Array(UnsafeRawBufferPointer(buffer))
             offset += part.length
@@ -51,7 +61,7 @@ struct SandboxedThumbnails {
     }
 
     /// The output file's two descriptors (for the helper, for reading back), its name already gone.
-    private func openOutput() throws(ThumbnailFailure) -> (output: FileDescriptor, readBack: FileDescriptor) {
+    private func openOutput() throws(ThumbnailError) -> (output: FileDescriptor, readBack: FileDescriptor) {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         let name = temporaryFolder.appending(".thumbnail-out-\(getpid())-\(number).tmp")
         do throws(SystemError) {
@@ -66,7 +76,7 @@ struct SandboxedThumbnails {
                 throw error
             }
         } catch {
-            throw ThumbnailFailure("no room for the thumbnail in \(temporaryFolder.display): \(error)")
+            throw .system(error)
         }
     }
 }

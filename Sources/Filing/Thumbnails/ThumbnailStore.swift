@@ -143,15 +143,11 @@ public final class ThumbnailStore {
             throw .system(error)
         }
         defer { fd.close() }
-        do throws(ThumbnailFailure) {
-            let request = ThumbnailRequest(source: .image, renditions: [rendition])
-            guard let made = try maker.make(fd, path: thumbnail, size: size, request).first else {
-                throw ThumbnailFailure("nothing was encoded")
-            }
-            return made.bytes
-        } catch {
-            throw .undecodable(path: thumbnail, reason: error.reason)
+        let request = ThumbnailRequest(source: .image, renditions: [rendition])
+        guard let made = try maker.make(fd, path: thumbnail, size: size, request).first else {
+            throw .undecodable(path: thumbnail, reason: "nothing was encoded")
         }
+        return made.bytes
     }
 
     /// The asset with `id`, through this store's catalog connection.
@@ -193,11 +189,7 @@ public final class ThumbnailStore {
         }
         defer { fd.close() }
         let request = ThumbnailRequest(source: .init(info), renditions: renditions)
-        do {
-            return try maker.make(fd, path: rollFile, size: size, request)
-        } catch {
-            throw .undecodable(path: rollFile, reason: error.reason)
-        }
+        return try maker.make(fd, path: rollFile, size: size, request)
     }
 
     /// Temp-then-rename: the temporary file is in `.photofiler/tmp`, the one place

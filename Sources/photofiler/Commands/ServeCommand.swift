@@ -9,7 +9,8 @@ struct ServeCommand: Command {
     static let help = """
         usage: photofiler serve [--listen ADDR:PORT] [--token TOKEN] [--library DIR]
         The web gallery of the library, until SIGTERM or SIGINT; prints its address on stdout.
-        It listens on 127.0.0.1:8765 unless told otherwise. On any other address, and whenever --token is
+        It listens on 127.0.0.1:8765 and [::1]:8765 unless told otherwise; ADDR is an IPv4 address, an
+        IPv6 one in brackets ([::1]) or localhost (both). On any other address, and whenever --token is
         given, every request needs the token (one is made and printed when none is given).
         """
 

@@ -77,17 +77,53 @@ import Testing
         }
     }
 
-    @Test(arguments: ["127.0.0.1:8765", "0.0.0.0:0", "localhost:80", "10.1.2.3:65535"])
-    func listenAddressesParse(_ text: String) throws {
-        let address = try ListenAddress(parsing: text)
-        #expect(address.description == text.replacingOccurrences(of: "localhost", with: "127.0.0.1"))
+    @Test(arguments: [
+        ("127.0.0.1:8765", "127.0.0.1:8765"), ("0.0.0.0:0", "0.0.0.0:0"),
+        ("10.1.2.3:65535", "10.1.2.3:65535"),
+        ("localhost:80", "127.0.0.1:80 and [::1]:80"), ("[::1]:8765", "[::1]:8765"), ("[::]:80", "[::]:80"),
+        ("[0:0:0:0:0:0:0:1]:80", "[::1]:80"), ("[FE80::1]:80", "[fe80::1]:80"),
+    ])
+    func listenAddressesParse(_ text: String, _ shown: String) throws {
+        #expect(try ListenAddress(parsing: text).description == shown)
     }
 
     @Test(arguments: [
-        "", "8765", ":80", "1.2.3:80", "1.2.3.4.5:80", "256.0.0.1:80", "1.2.3.4:65536", "host:80", "[::1]:80",
+        "", "8765", ":80", "1.2.3:80", "1.2.3.4.5:80", "256.0.0.1:80", "1.2.3.4:65536", "host:80", "::1:80",
+        "[::1]", "[::1:80", "[1.2.3.4]:80", "[::g]:80", "[]:80",
     ])
     func badListenAddressesAreRefused(_ text: String) {
         #expect(throws: ServerError.self) { try ListenAddress(parsing: text) }
+    }
+
+    @Test func theDefaultIsBothLoopbacksNamedByIPv4() throws {
+        let address = ListenAddress.defaultGallery
+        #expect(address.hosts == [.loopbackIPv4, .loopbackIPv6] && address.port == 8765)
+        #expect(address.host == "127.0.0.1" && address.isLoopback && !address.isWildcard)
+        #expect(try AccessPolicy(address: address, token: nil).token == nil, "loopback needs no token")
+    }
+
+    @Test func hostNamesOfBothLoopbacks() throws {
+        var policy = try AccessPolicy(address: .defaultGallery, token: nil)
+        policy.port = 8765
+        for host in ["127.0.0.1:8765", "[::1]:8765", "[::1]", "[0:0::1]:8765", "localhost:8765"] {
+            #expect(policy.acceptsHost(host), "\(host)")
+        }
+        for host in ["[::1]:8766", "[::2]:8765", "::1", "::1:8765", "[::1]x:8765", "[fe80::1]:8765"] {
+            #expect(!policy.acceptsHost(host), "\(host)")
+        }
+    }
+
+    @Test func anIPv6OnlyListenerTakesItsOwnLiteral() throws {
+        var policy = try AccessPolicy(address: ListenAddress(parsing: "[::1]:0"), token: nil)
+        policy.port = 4000
+        #expect(policy.token == nil)
+        #expect(policy.acceptsHost("[::1]:4000") && policy.acceptsHost("localhost:4000"))
+        #expect(!policy.acceptsHost("127.0.0.1:4000"), "not an address it listens on")
+        var wildcard = try AccessPolicy(address: ListenAddress(parsing: "[::]:80"), token: nil)
+        wildcard.port = 80
+        #expect(wildcard.token != nil, "a token is made for a listener beyond loopback")
+        #expect(wildcard.acceptsHost("[fd00::2]:80") && wildcard.acceptsHost("192.168.1.20"))
+        #expect(!wildcard.acceptsHost("attacker.example:80"))
     }
 }
 
@@ -112,13 +148,13 @@ import Testing
             return
         }
         #expect(parked)
-        stream.send(EventStream.message("filed", id: 7))
+        stream.send(EventStream.message("filed", id: 7, sequence: 41))
         #expect(counter.wakes == 1)
         guard case .bytes(let event) = stream.next(limit: 4096, park: {}) else {
             Issue.record("a sent event is read")
             return
         }
-        #expect(String(decoding: event, as: UTF8.self) == "event: filed\ndata: {\"id\": 7}\n\n")
+        #expect(String(decoding: event, as: UTF8.self) == "id: 41\nevent: filed\ndata: {\"id\": 7}\n\n")
         let big = [UInt8](repeating: 0x20, count: EventStream.backlogLimit / 2 + 1)
         stream.send(big)
         stream.send(big)
@@ -126,5 +162,22 @@ import Testing
             Issue.record("a backlog over the limit ends the stream")
             return
         }
+    }
+}
+
+/// Thumbnails already sent are answered from their file until the catalog changes.
+@Suite struct KnownThumbnailsTests {
+    @Test func aChangeForgetsAndALookupThatRacedWithItIsNotKept() {
+        let known = KnownThumbnails()
+        let key = KnownThumbnails.Key(asset: 7, size: 256)
+        let file = ThumbnailFile(path: "/library/.photofiler/thumbnails/ab/ab-256.jpg")
+        known.remember(file, for: key, readAt: known.current)
+        #expect(known.file(key)?.path == file.path)
+        let before = known.current
+        known.forgetAll()
+        #expect(known.file(key) == nil)
+        known.remember(file, for: key, readAt: before)
+        #expect(known.file(key) == nil, "read before the change: maybe stale")
+        #expect(known.file(KnownThumbnails.Key(asset: 7, size: 1024)) == nil)
     }
 }

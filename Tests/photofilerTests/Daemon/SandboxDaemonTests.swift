@@ -58,8 +58,10 @@ import Testing
         for name in hostile.keys {
             #expect(daemon.waitForLog("\(name).jpg' could not be read", timeout: 30), "\(daemon.log)")
         }
-        let remaining = Set(((try? Sys.listDirectory(inbox)) ?? []).map(\.name.display))
-        #expect(remaining == Set(hostile.keys.map { "\($0).jpg" }), "\(daemon.log)")
+        // An album entry comes before its group's commit and the removal of its source.
+        func remaining() -> Set<String> { Set(((try? Sys.listDirectory(inbox)) ?? []).map(\.name.display)) }
+        let refused = Set(hostile.keys.map { "\($0).jpg" })
+        #expect(waitUntil(timeout: 60) { remaining() == refused }, "\(remaining()): \(daemon.log)")
         #expect(daemon.logLines(containing: "crash.jpg").count == 1, "\(daemon.log)")
         #expect(daemon.logLines(containing: "crashed").count == 1, "\(daemon.log)")
         #expect(daemon.logLines(containing: "hang.jpg").count == 1, "\(daemon.log)")
@@ -132,7 +134,12 @@ import Testing
         #expect(report.isClean, "\(report)")
         #expect(report.rollFiles == burst, "\(report)")
         #expect(report.albumEntries == burst, "\(report)")
-        #expect(!daemon.log.contains("could not be read"), "\(daemon.log)")
+        // No file refused. A kill may land on a thumbnail being made (they run when filing
+        // waits); that one is logged and the file stays filed, which the report shows.
+        let refusals = daemon.logLines(containing: "could not be read").filter {
+            !$0.contains("for a thumbnail")
+        }
+        #expect(refusals.isEmpty, "\(daemon.log)")
     }
 
     @Test func helpersEndWhenIdle() throws {

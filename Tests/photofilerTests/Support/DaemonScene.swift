@@ -40,8 +40,15 @@ final class DaemonScene {
     }
 
     /// Waits until the album has `count` entries; the daemon's log in the failure message.
+    /// Waits until `count` files are filed into `album`: its entries are there and so
+    /// are their catalog rows (an entry is linked before its group's commit).
     func waitForAlbum(_ album: String = "QQ", count: Int, timeout: Double = 30) -> Bool {
-        waitUntil(timeout: timeout) { contents.albumEntries(album).count >= count }
+        waitUntil(timeout: timeout) {
+            guard contents.albumEntries(album).count >= count, let rows = try? contents.assets() else {
+                return false
+            }
+            return rows.count { ($0["albums"] as? [String])?.contains(album) == true } >= count
+        }
     }
 }
 

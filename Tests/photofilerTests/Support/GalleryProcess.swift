@@ -80,9 +80,9 @@ struct HTTPReply {
 
     static func exchange(
         port: UInt16, method: String, path: String, headers: [String: String], body: [UInt8],
-        rawHead: String? = nil
+        rawHead: String? = nil, ipv6: Bool = false
     ) throws -> HTTPReply {
-        let socket = try LoopbackSocket(port: port)
+        let socket = try LoopbackSocket(port: port, ipv6: ipv6)
         defer { socket.close() }
         var head = rawHead ?? "\(method) \(path) HTTP/1.1\r\n"
         if rawHead == nil {
@@ -134,24 +134,38 @@ struct HTTPReply {
     enum HTTPFailure: Error { case malformed(Int), connect(Int32), timeout }
 }
 
-/// A TCP connection to 127.0.0.1.
+/// A TCP connection to 127.0.0.1, or to ::1.
 final class LoopbackSocket {
     let fd: Int32
 
-    init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    init(port: UInt16, ipv6: Bool = false) throws {
+        fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let connected: Int32
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            address.sin6_addr = in6addr_loopback
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         if connected != 0 {
+            let error = errno
             Glibc.close(fd)
-            throw HTTPReply.HTTPFailure.connect(errno)
+            throw HTTPReply.HTTPFailure.connect(error)
         }
     }
 

@@ -23,6 +23,8 @@ struct ThumbnailCommandTests {
         let library: TestLibrary
         let cache: BytePath
         let assets: [[String: Any]]
+        /// What `save` said (a thumbnail that could not be made is one line here).
+        let stderr: String
         var environment: [String: String] { ["XDG_CACHE_HOME": cache.display] }
 
         init(_ files: [String]) throws {
@@ -32,6 +34,7 @@ struct ThumbnailCommandTests {
                 bytes: ["save", "--album", "Camera"] + files.map { Fixtures.corpus($0) },
                 environment: ["XDG_CACHE_HOME": library.folder.file("cache").display])
             try #require(saved.status == 0, "\(saved.stderr)")
+            stderr = saved.stderr
             assets = try library.list()
         }
 
@@ -50,7 +53,8 @@ struct ThumbnailCommandTests {
         #expect(saved.assets.count == files.count)
         for asset in saved.assets {
             let name = asset["originalName"] as? String ?? ""
-            let path = try #require(asset["thumbnail"] as? String, "\(name) has no thumbnail")
+            let path = try #require(
+                asset["thumbnail"] as? String, "\(name) has no thumbnail; save said: \(saved.stderr)")
             #expect(path.hasSuffix("-256.jpg") && path.contains("/.photofiler/thumbnails/"))
             #expect(try readFile(BytePath(path)).starts(with: [0xFF, 0xD8, 0xFF]))
             let id = String(try #require(assetID(asset)))

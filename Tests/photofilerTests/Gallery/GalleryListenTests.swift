@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// `serve --listen`: IPv6 literals, and `localhost` (the default's shape) on both loopbacks.
+@Suite struct GalleryListenTests {
+    @Test func localhostIsBothLoopbacksOnOnePort() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root, arguments: ["--listen", "localhost:0"])
+        let printed = String(decoding: server.process.stdoutBytes(), as: UTF8.self)
+        #expect(printed.hasPrefix("http://127.0.0.1:\(server.port)/"), "the address names IPv4: \(printed)")
+        for (ipv6, host) in [
+            (false, "127.0.0.1:\(server.port)"), (true, "[::1]:\(server.port)"),
+            (true, "localhost:\(server.port)"),
+        ] {
+            let reply = try HTTPReply.exchange(
+                port: server.port, method: "GET", path: "/api/albums", headers: ["Host": host], body: [],
+                ipv6: ipv6)
+            #expect(reply.status == 200, "over IPv\(ipv6 ? 6 : 4) with Host \(host)")
+        }
+        // DNS rebinding over IPv6 is refused as over IPv4.
+        let foreign = try HTTPReply.exchange(
+            port: server.port, method: "GET", path: "/api/albums",
+            headers: ["Host": "evil.example:\(server.port)"],
+            body: [], ipv6: true)
+        #expect(foreign.status == 403)
+    }
+
+    @Test func anIPv6LiteralIsThatAddressOnly() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root, arguments: ["--listen", "[::1]:0"])
+        let printed = String(decoding: server.process.stdoutBytes(), as: UTF8.self)
+        #expect(printed.hasPrefix("http://[::1]:\(server.port)/"), "\(printed)")
+        let reply = try HTTPReply.exchange(
+            port: server.port, method: "GET", path: "/api/assets?limit=1",
+            headers: ["Host": "[::1]:\(server.port)"], body: [], ipv6: true)
+        #expect(reply.status == 200)
+        #expect(reply.header("content-type")?.hasPrefix("application/json") == true)
+        #expect(throws: HTTPReply.HTTPFailure.self, "nothing listens on IPv4") {
+            try LoopbackSocket(port: server.port)
+        }
+    }
+
+    @Test func aBadListenAddressIsAUsageError() throws {
+        let library = try TestLibrary()
+        for bad in ["::1:8765", "[::1]", "[nope]:80"] {
+            let result = try library.run("serve", "--listen", bad)
+            #expect(result.status == 2, "\(bad)")
+            #expect(result.stderr.contains("IPv6 address in brackets"), "\(result.stderr)")
+        }
+    }
+}
