@@ -44,7 +44,8 @@ package final class AlbumLinker {
     package func forgetCachedAlbums() { albumsByName.removeAll() }
 
     /// Links the roll file at `rollPath` (relative) into `album`; returns the entry's
-    /// name. A hard link that fails across file systems (EXDEV) falls back to a relative
+    /// name. An entry that already links this roll file under a candidate name (made
+    /// by an attempt a crash cut short) is that name: one entry per asset. A hard link that fails across file systems (EXDEV) falls back to a relative
     /// symbolic link, with one log line. The album folder is not synced here: the
     /// caller syncs it (once for a batch).
     package func link(rollPath: BytePath, into album: AlbumRecord, kind: LinkKind) throws(SystemError)
@@ -55,9 +56,7 @@ package final class AlbumLinker {
         let preferred = rollPath.lastComponent
         if kind == .hard {
             do {
-                return try NameAllocator.allocate(preferred: preferred) { (name) throws(SystemError) in
-                    try Sys.link(target, to: folder.appending(name))
-                }
+                return try NameAllocator.hardLink(target, into: folder, preferred: preferred)
             } catch
                 where error.errno == .crossDevice || error.errno == .notPermitted
                 || error.errno == .tooManyLinks
@@ -68,9 +67,7 @@ package final class AlbumLinker {
             }
         }
         let relativeTarget = target.relative(from: folder)
-        return try NameAllocator.allocate(preferred: preferred) { (name) throws(SystemError) in
-            try Sys.symbolicLink(target: relativeTarget, at: folder.appending(name))
-        }
+        return try NameAllocator.symbolicLink(to: relativeTarget, into: folder, preferred: preferred)
     }
 
     /// Removes an album entry if it is still there (missing is fine: it is what we want).

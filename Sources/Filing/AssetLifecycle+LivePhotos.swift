@@ -20,31 +20,6 @@ extension AssetLifecycle {
         return LibraryLayout.recentlyDeletedFolderName.appending(name)
     }
 
-    /// A restored Live Photo's video back beside its still (not yet recorded): the
-    /// asset as it will be, and the Recently Deleted file to remove once it is.
-    package func restoreLiveVideo(of asset: AssetRecord) throws(FilingError) -> (AssetRecord, BytePath?) {
-        guard var video = asset.liveVideo, let trash = video.trashPath else { return (asset, nil) }
-        let trashFile = filer.layout.absolute(trash)
-        let folder = asset.rollPath.parent
-        let absoluteFolder = filer.layout.absolute(folder)
-        let name = try filer.systemCall(trashFile) { () throws(SystemError) -> BytePath in
-            try Sys.makeDirectories(absoluteFolder)
-            let name = try NameAllocator.allocate(
-                preferred: video.rollPath?.lastComponent ?? trash.lastComponent
-            ) {
-                (candidate) throws(SystemError) in
-                try Sys.link(trashFile, to: absoluteFolder.appending(candidate))
-            }
-            try Sys.syncDirectory(absoluteFolder)
-            return name
-        }
-        var restored = asset
-        video.rollPath = folder.appending(name)
-        video.trashPath = nil
-        restored.liveVideo = video
-        return (restored, trashFile)
-    }
-
     /// Only a Live Photo's video was removed from the Roll: the asset is a plain
     /// still again, and the video's album entries go.
     public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) {

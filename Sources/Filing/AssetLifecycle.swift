@@ -60,71 +60,14 @@ public struct AssetLifecycle {
         return try existing(id)
     }
 
-    /// `photofiler restore ID`: back into the Roll and every album it was in.
+    /// `photofiler restore ID`: back into the Roll and every album it was in, through
+    /// the filing pipeline (its Recently Deleted file is the bytes).
     public func restore(_ id: AssetID) throws(FilingError) -> AssetRecord {
-        var asset = try existing(id)
+        let asset = try existing(id)
         guard asset.isDeleted else { return asset }
         guard let trashPath = asset.trashPath else { throw .deletedOutside(id: id) }
-        let trashFile = layout.absolute(trashPath)
-        let folder = layout.rollFolder(for: asset.created)
-        let absoluteFolder = layout.absolute(folder)
-        let placed = try filer.systemCall(trashFile) { () throws(SystemError) -> BytePath in
-            try Sys.makeDirectories(absoluteFolder)
-            let name = try NameAllocator.allocate(preferred: asset.rollPath.lastComponent) {
-                (candidate) throws(SystemError) in
-                try Sys.link(trashFile, to: absoluteFolder.appending(candidate))
-            }
-            try Sys.syncDirectory(absoluteFolder)
-            return name
-        }
-        asset.rollPath = folder.appending(placed)
-        asset.deletedAt = nil
-        asset.trashPath = nil
-        try relinkAndRecordRestore(asset, extraAlbum: nil, link: .hard, source: trashFile)
-        try filer.systemCall(trashFile) { () throws(SystemError) in
-            try Sys.unlinkIfPresent(trashFile)
-        }
+        try filer.restore(asset, from: layout.absolute(trashPath))
         return try existing(id)
-    }
-
-    /// Recreates the album entries of a restored asset (plus `extraAlbum`) and records it.
-    package func relinkAndRecordRestore(
-        _ asset: AssetRecord, extraAlbum: AlbumRecord?, link: LinkKind, source: BytePath
-    )
-        throws(FilingError)
-    {
-        let (asset, videoTrashFile) = try restoreLiveVideo(of: asset)
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try catalog.memberships(ofAsset: asset.id)
-        }
-        var entries: [(AlbumID, BytePath, BytePath?)] = []
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try catalog.album(id: membership.albumID)
-                })
-            else { continue }
-            let linked = try filer.linkResources(of: asset, into: album, kind: link, source: source)
-            entries.append((album.id, linked.still, linked.video))
-        }
-        if let extraAlbum, !memberships.contains(where: { $0.albumID == extraAlbum.id && $0.isActive }) {
-            let linked = try filer.linkResources(of: asset, into: extraAlbum, kind: link, source: source)
-            entries.append((extraAlbum.id, linked.still, linked.video))
-        }
-        let now = filer.now()
-        try filer.catalogCall { () throws(CatalogError) in
-            try catalog.write { () throws(CatalogError) in
-                try catalog.markRestored(asset.id, rollPath: asset.rollPath)
-                if let videoPath = asset.liveVideo?.rollPath {
-                    try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: nil)
-                }
-                for (album, entry, videoEntry) in entries {
-                    try catalog.addMembership(asset: asset.id, album: album, entryName: entry, at: now)
-                    try catalog.setVideoEntry(videoEntry, asset: asset.id, album: album)
-                }
-            }
-        }
-        if let videoTrashFile { try? Sys.unlinkIfPresent(videoTrashFile) }
     }
 
     /// `photofiler rm ID --album NAME`: the asset leaves that album; the Roll keeps it.

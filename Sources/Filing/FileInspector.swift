@@ -3,6 +3,7 @@ import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
+import Synchronization
 
 /// Step 1 of filing: open each file without following links, check it, have a
 /// sandboxed helper sniff its type and read its metadata (the daemon parses no
@@ -28,8 +29,9 @@ public final class FileInspector: @unchecked Sendable {
     }
 
     /// Everything a group needs of its move-mode requests before anything is written,
-    /// in order: `.oneByOne` when a request must take `Filer.file` instead (keep or
-    /// copy mode, another file system, another user's file, or `skip` said so).
+    /// in order: `.leftToFiler` when the filer inspects a request itself, on its own queue
+    /// (keep or copy mode, another file system, another user's file: it is copied
+    /// while hashed; or `skip` said so).
     /// The helpers read the whole group while this thread hashes it and looks for
     /// each JPEG's, PNG's or GIF's end (files up to `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
     /// huge file that is no picture costs no read); `completion` runs on `queue`
@@ -38,7 +40,7 @@ public final class FileInspector: @unchecked Sendable {
         _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void
     ) {
-        var inspections = [Inspection](repeating: .oneByOne, count: requests.count)
+        var inspections = [Inspection](repeating: .leftToFiler, count: requests.count)
         var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
         for (index, request) in requests.enumerated() where !skip() {
             do throws(FilingError) {
@@ -62,6 +64,21 @@ public final class FileInspector: @unchecked Sendable {
         reads.notify(queue: queue) { [self] answers in
             completion(finish(requests, started, files, answers: answers, hashes: hashes))
         }
+    }
+
+    /// `inspect` for a caller that waits (`save`): the helpers' answers are joined on
+    /// a queue of its own while this thread waits for them.
+    package func inspect(_ requests: [FilingRequest]) -> [Inspection] {
+        let answered = DispatchSemaphore(value: 0)
+        let found = Mutex<[Inspection]>([])
+        inspect(
+            requests, skip: { false }, finishingOn: DispatchQueue(label: "photofiler.inspection")
+        ) { inspections in
+            found.withLock { $0 = inspections }
+            answered.signal()
+        }
+        answered.wait()
+        return found.withLock { $0 }
     }
 
     /// Files up to this size are hashed while the helpers read them.
@@ -108,7 +125,32 @@ public final class FileInspector: @unchecked Sendable {
                 inspections[file.index] = .failed(error)
             }
         }
+        makeBytesDurable(&inspections)
         return inspections
+    }
+
+    /// Step 2 of filing, done here so that it overlaps the filing of the previous
+    /// group (issue 15): the ready files' bytes are made durable, by one `syncfs`
+    /// for a large group or an `fsync` each (`GroupDurability`). Only read, never
+    /// written, so nothing changes on disk; a failure leaves the step to the filer,
+    /// which reports it.
+    private func makeBytesDurable(_ inspections: inout [Inspection]) {
+        let ready = inspections.indices.filter { if case .ready = inspections[$0] { true } else { false } }
+        do throws(SystemError) {
+            switch GroupDurability(filesPlacingBytes: ready.count) {
+            case .wholeFileSystem:
+                try Sys.syncFileSystem(containing: layout.root)
+            case .perFile:
+                for index in ready { if case .ready(let file) = inspections[index] { try file.fd.sync() } }
+            }
+        } catch {
+            return
+        }
+        for index in ready {
+            guard case .ready(var file) = inspections[index] else { continue }
+            file.bytesDurable = true
+            inspections[index] = .ready(file)
+        }
     }
 
     /// Opens the source without following a final symbolic link or blocking on a
@@ -195,8 +237,8 @@ public final class FileInspector: @unchecked Sendable {
 public enum Inspection: Sendable {
     /// Read and hashed; its source is still open (`fd`), to be synced and linked.
     case ready(InspectedFile)
-    /// To be filed by `Filer.file` instead.
-    case oneByOne
+    /// Left to the filer, which inspects it on its own queue (`Filer.stage`).
+    case leftToFiler
     case failed(FilingError)
 }
 
@@ -209,4 +251,6 @@ public struct InspectedFile: Sendable {
     public var info: MediaInfo
     public var hash: String
     public var size: Int64
+    /// Its bytes are durable already (the inspection synced them).
+    public var bytesDurable = false
 }

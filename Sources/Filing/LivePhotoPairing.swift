@@ -9,7 +9,9 @@ import PhotoFilerSystem
 ///
 /// Order, as for filing: the links first (the video beside the still, both entries
 /// in every album), each folder synced; then one transaction; then the old names
-/// go. A crash before the commit leaves two assets that the next start-up pairs.
+/// go. A crash before the commit leaves two assets that the next start-up pairs,
+/// reusing the links already made (never a second name for the video); a crash
+/// after it leaves the video's old name, which the start-up's adoption removes.
 public struct LivePhotoPairing {
     package let filer: Filer
     private var layout: LibraryLayout { filer.layout }
@@ -48,11 +50,10 @@ public struct LivePhotoPairing {
         var videoPath = video.rollPath
         let moves = video.rollPath.parent != folder
         if moves {
+            // A name an attempt cut short by a crash made is reused (issue 14).
             let name = try filer.systemCall(oldVideoFile) { () throws(SystemError) -> BytePath in
-                let name = try NameAllocator.allocate(preferred: video.rollPath.lastComponent) {
-                    (candidate) throws(SystemError) in
-                    try Sys.link(oldVideoFile, to: layout.absolute(folder).appending(candidate))
-                }
+                let name = try NameAllocator.hardLink(
+                    oldVideoFile, into: layout.absolute(folder), preferred: video.rollPath.lastComponent)
                 try Sys.syncDirectory(layout.absolute(folder))
                 return name
             }
@@ -78,7 +79,9 @@ public struct LivePhotoPairing {
                     try filer.albums.link(rollPath: still.rollPath, into: album, kind: kind)
                 } : nil
             let linkedVideo: BytePath
-            if let videoEntry, !moves {
+            if let videoEntry, !moves || kind == .hard {
+                // A hard link is the video itself, wherever its roll name goes: kept, so
+                // no entry is ever stale.
                 linkedVideo = videoEntry.entryName
             } else {
                 linkedVideo = try filer.systemCall(source) { () throws(SystemError) in

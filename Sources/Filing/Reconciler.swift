@@ -174,8 +174,17 @@ public struct Reconciler {
         if let still = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(liveVideoHash: hashed.hash)
         }), let recorded = still.liveVideo?.rollPath {
+            if let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
+                // The old name of a video that pairing moved beside its still, left by a
+                // crash after the commit (issue 14): the same file, so that name goes.
+                guard kept.device == status.device, kept.inode == status.inode else { return false }
+                try filer.systemCall(path) { () throws(SystemError) in
+                    try Sys.unlink(path)
+                    try Sys.syncDirectory(path.parent)
+                }
+                return true
+            }
             // A Live Photo's video moved within the Roll.
-            guard (try? Sys.statusIfExists(layout.absolute(recorded))) == nil else { return false }
             try filer.catalogCall { () throws(CatalogError) in
                 try catalog.setLiveVideoLocation(of: still.id, rollPath: rollPath, trashPath: nil)
             }
@@ -207,13 +216,10 @@ public struct Reconciler {
             filer.log.warning("\(error.description)")
             return false
         }
-        let created = CaptureDates.resolve(
-            embedded: info.embeddedDate, fileName: rollPath.lastComponent,
-            modificationSeconds: status.modificationNanoseconds / 1_000_000_000)
-        let asset = AssetRecord(
-            id: 0, rollPath: rollPath, hash: hashed.hash, info: info, created: created,
-            addedAt: Double(status.changeNanoseconds) / 1e9, size: hashed.size,
-            originalName: rollPath.lastComponent, sourceInbox: nil)
+        let asset = AssetDraft(
+            hash: hashed.hash, size: hashed.size, info: info, originalName: rollPath.lastComponent,
+            modificationNanoseconds: status.modificationNanoseconds, sourceInbox: nil
+        ).record(rollPath: rollPath, addedAt: Double(status.changeNanoseconds) / 1e9)
         _ = try filer.catalogCall { () throws(CatalogError) in try catalog.insertAsset(asset) }
         return true
     }

@@ -41,6 +41,42 @@ public enum NameAllocator {
         }
     }
 
+    /// Hard-links `file` into `folder` under `preferred` or a free variant, as
+    /// `allocate` does, except that a candidate already naming this very file (same
+    /// device and inode: the link of an attempt that a crash cut short) is taken as
+    /// it is, so that trying again never makes a second name for one file.
+    package static func hardLink(_ file: BytePath, into folder: BytePath, preferred: BytePath)
+        throws(SystemError) -> BytePath
+    {
+        let original = try Sys.status(file)
+        return try allocate(preferred: preferred) { (candidate) throws(SystemError) in
+            let name = folder.appending(candidate)
+            do throws(SystemError) {
+                try Sys.link(file, to: name)
+            } catch  where error.errno == .exists {
+                guard let there = try Sys.statusIfExists(name), there.device == original.device,
+                    there.inode == original.inode
+                else { throw error }
+            }
+        }
+    }
+
+    /// `hardLink`'s rule for a relative symbolic link: a candidate that already is a
+    /// symbolic link to `target` is taken as it is.
+    package static func symbolicLink(to target: BytePath, into folder: BytePath, preferred: BytePath)
+        throws(SystemError) -> BytePath
+    {
+        try allocate(preferred: preferred) { (candidate) throws(SystemError) in
+            let name = folder.appending(candidate)
+            do throws(SystemError) {
+                try Sys.symbolicLink(target: target, at: name)
+            } catch  where error.errno == .exists {
+                guard try Sys.statusIfExists(name)?.isSymbolicLink == true, try Sys.readLink(name) == target
+                else { throw error }
+            }
+        }
+    }
+
     /// Cuts at a byte count without splitting a UTF-8 sequence (non-UTF-8 bytes cut anywhere).
     package static func truncateKeepingUTF8(_ bytes: [UInt8], to count: Int) -> [UInt8] {
         guard bytes.count > count else { return bytes }

@@ -13,6 +13,9 @@ struct SaveCommand: Command {
         Long work shows a progress bar on a terminal, plain lines on stderr otherwise (none with --quiet).
         """
 
+    /// Files filed together: as many as the daemon's largest group.
+    static let filesPerGroup = 256
+
     let album: AlbumName?
     let move: Bool
     let link: LinkKind
@@ -36,29 +39,35 @@ struct SaveCommand: Command {
         let progress = ProgressDisplay(
             "Saving", total: files.count, style: ProgressDisplay.style(json: context.json, quiet: quiet))
         defer { progress.finish() }
-        for file in files {
-            defer { progress.advance() }
-            let request = FilingRequest(
-                source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
-            do {
-                let result = try library.filer.file(request)
-                guard let asset = result.asset else { continue }
-                filed.append(asset)
-                if context.json {
-                    let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
-                    results.append(AssetJSON(asset, albums: albums, layout: library.layout))
-                } else {
-                    Output.line(String(asset.id))
+        let requests = files.map { file in
+            FilingRequest(source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
+        }
+        // In groups, as the daemon files: each shares its syncs and its one transaction.
+        for start in stride(from: 0, to: requests.count, by: Self.filesPerGroup) {
+            let group = Array(requests[start..<min(start + Self.filesPerGroup, requests.count)])
+            for (request, outcome) in zip(group, library.filer.file(group)) {
+                defer { progress.advance() }
+                let file = request.source
+                do {
+                    let result = try outcome.get()
+                    guard let asset = result.asset else { continue }
+                    filed.append(asset)
+                    if context.json {
+                        let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
+                        results.append(AssetJSON(asset, albums: albums, layout: library.layout))
+                    } else {
+                        Output.line(String(asset.id))
+                    }
+                    if context.verbose {
+                        context.log.info(
+                            "'\(file.display)' → '\((result.rollPath ?? asset.rollPath).display)' (\(describe(result.outcome)))"
+                        )
+                    }
+                } catch {
+                    context.fail(error.description)
+                    if let detail = error.detail { context.log.debug(detail) }
+                    status = 1
                 }
-                if context.verbose {
-                    context.log.info(
-                        "'\(file.display)' → '\((result.rollPath ?? asset.rollPath).display)' (\(describe(result.outcome)))"
-                    )
-                }
-            } catch {
-                context.fail(error.description)
-                if let detail = error.detail { context.log.debug(detail) }
-                status = 1
             }
         }
         // After filing, never before: a file that gives no thumbnail is still filed.

@@ -1,0 +1,151 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+/// The links of step 3, what a failure takes back, and the last step.
+extension Filer {
+    /// Links `bytes` into the Roll folder `folder` (relative) under `preferred` or a
+    /// free variant; returns the roll path. A new month folder's parents are synced at
+    /// once; the folder itself is left to the group's step 4.
+    func linkIntoRoll(
+        _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath,
+        folders: inout FolderSyncer
+    ) throws(FilingError) -> BytePath {
+        let absoluteFolder = layout.absolute(folder)
+        let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
+            if try Sys.makeDirectories(absoluteFolder) {
+                try Sys.syncDirectory(absoluteFolder.parent)
+                try Sys.syncDirectory(absoluteFolder.parent.parent)
+            }
+            return try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
+                try Sys.link(bytes, to: absoluteFolder.appending(candidate))
+            }
+        }
+        folders.touch(absoluteFolder)
+        return folder.appending(placed)
+    }
+
+    /// Links the asset's roll file, and a Live Photo's paired video, into the album;
+    /// each entry is noted in `item` as soon as it exists, so an undo finds it.
+    func linkResources(
+        of asset: AssetRecord, into album: AlbumRecord, item: inout PipelineItem, folders: inout FolderSyncer
+    ) throws(FilingError) {
+        folders.touch(layout.albumFolder(album))
+        let kind = item.request.link
+        let still = try systemCall(item.source) { () throws(SystemError) in
+            try albums.link(rollPath: asset.rollPath, into: album, kind: kind)
+        }
+        item.entries.append(AlbumEntry(album: album, still: still, video: nil))
+        if let videoPath = asset.liveVideo?.rollPath {
+            item.entries[item.entries.count - 1].video = try systemCall(item.source) {
+                () throws(SystemError) in
+                try albums.link(rollPath: videoPath, into: album, kind: kind)
+            }
+        }
+    }
+
+    /// A Live Photo already in the album whose video entry is missing gets it.
+    func linkMissingVideo(
+        of asset: AssetRecord, into album: AlbumRecord, item: inout PipelineItem, folders: inout FolderSyncer
+    ) throws(FilingError) {
+        guard let videoPath = asset.liveVideo?.rollPath else { return }
+        folders.touch(layout.albumFolder(album))
+        let kind = item.request.link
+        let video = try systemCall(item.source) { () throws(SystemError) in
+            try albums.link(rollPath: videoPath, into: album, kind: kind)
+        }
+        item.entries.append(AlbumEntry(album: album, still: nil, video: video))
+    }
+
+    /// Takes back every link the item made (best effort: the start-up reconcile adopts
+    /// or clears what is left). The folders stay noted in `folders`, to be synced.
+    func takeBack(_ item: PipelineItem, folders: inout FolderSyncer) {
+        var names: [BytePath] = []
+        for entry in item.entries {
+            for name in [entry.still, entry.video].compactMap({ $0 }) {
+                names.append(layout.albumFolder(entry.album).appending(name))
+            }
+        }
+        if item.plan.placesBytes, let rollPath = item.rollPath { names.append(layout.absolute(rollPath)) }
+        if let video = item.restoredVideo { names.append(video.rollFile) }
+        for name in names {
+            folders.touch(name.parent)
+            do {
+                try Sys.unlinkIfPresent(name)
+            } catch {
+                log.warning(
+                    "'\(name.display)' was linked for a filing that failed and could not be removed (\(error.errno.message)); 'photofiler check --repair' adopts or clears it."
+                )
+            }
+        }
+    }
+
+    /// The group could not be made durable: its links go, the folders they were in
+    /// are synced (so the removals are durable too), and each of its files fails.
+    func undo(_ items: inout [PipelineItem], folders: inout FolderSyncer, error: FilingError) {
+        for position in items.indices where items[position].isActive {
+            takeBack(items[position], folders: &folders)
+            items[position].failure = error
+        }
+        if let failure = folders.syncAll() {
+            log.warning("\(FilingError.from(failure, library: layout, source: failure.path ?? layout.root))")
+        }
+    }
+
+    /// Move mode's last step, once the asset is durable: the inbox copy goes. A
+    /// failure here loses nothing (the file is filed), so it is a warning.
+    package func removeSource(_ source: BytePath) {
+        do {
+            try Sys.unlinkIfPresent(source)
+        } catch {
+            log.warning(
+                "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
+            )
+        }
+    }
+
+    /// A restore is recorded: its Recently Deleted files go (the still's, and a Live
+    /// Photo's video's).
+    func removeRecentlyDeletedFiles(of asset: AssetRecord, _ item: PipelineItem) {
+        let files = [asset.trashPath.map { layout.absolute($0) }, item.restoredVideo?.trashFile].compactMap {
+            $0
+        }
+        for file in files {
+            do {
+                try Sys.unlinkIfPresent(file)
+            } catch {
+                log.warning(
+                    "'\(file.display)' was restored but could not be removed from Recently Deleted (\(error.errno.message)); remove it by hand."
+                )
+            }
+        }
+    }
+}
+
+/// The folders a group touched, each synced once.
+package struct FolderSyncer {
+    private var order: [BytePath] = []
+    private var seen: Set<BytePath> = []
+
+    package init() {}
+
+    package mutating func touch(_ folder: BytePath) {
+        if seen.insert(folder).inserted { order.append(folder) }
+    }
+
+    /// The folders touched so far, in order.
+    package var folders: [BytePath] { order }
+
+    /// Syncs every touched folder; the first failure, if any.
+    package mutating func syncAll() -> SystemError? {
+        for folder in order {
+            do {
+                try Sys.syncDirectory(folder)
+            } catch {
+                return error
+            }
+        }
+        order.removeAll()
+        seen.removeAll()
+        return nil
+    }
+}

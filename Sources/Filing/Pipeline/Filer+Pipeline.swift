@@ -1,0 +1,363 @@
+import PhotoFilerCatalog
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// The one filing pipeline. A single file is a group of one; `save`, the daemon,
+/// `restore` and the content of a deleted asset coming back all take these steps,
+/// each done for the whole group before the next (SPEC "Never lose, never
+/// duplicate"):
+///
+/// 1. inspect: each file is opened without following links, checked, read by a
+///    helper and hashed (`FileInspector`, on any queue: it writes nothing; or
+///    `stage`, here, for files that are copied), then planned: new, restored,
+///    joining a known asset, the same content as an earlier file of the group, or
+///    (keep mode) seen before;
+/// 2. the bytes that enter the Roll are made durable (`GroupDurability`; the
+///    daemon's inspection does it for the next group while this one is filed);
+/// 3. the roll links and the album links are made;
+/// 4. every folder entry made is durable;
+/// 5. one catalog transaction records every asset, restore and membership;
+/// 6. only then are the sources removed (move mode).
+///
+/// A crash anywhere leaves links without a row (adopted by the start-up reconcile,
+/// the source still in its inbox and found again as a duplicate), never a source
+/// removed before its row is durable. A failure takes the group's links back and
+/// syncs the folders it changed.
+extension Filer {
+    /// Files the requests as one group, inspecting them here first (`save`). The
+    /// results are in the same order.
+    public func file(_ requests: [FilingRequest]) -> [Result<FilingResult, FilingError>] {
+        file(inspected: inspector.inspect(requests), requests: requests)
+    }
+
+    /// Steps 2–6 for a group whose inspection (`FileInspector.inspect`, on any queue)
+    /// is done: `inspections[i]` is what inspecting `requests[i]` found. Every
+    /// descriptor the inspections hold is closed here. The results are in the same order.
+    public func file(inspected inspections: [Inspection], requests: [FilingRequest])
+        -> [Result<FilingResult, FilingError>]
+    {
+        var results = [Result<FilingResult, FilingError>?](repeating: nil, count: requests.count)
+        var items: [PipelineItem] = []
+        for (index, inspection) in inspections.enumerated() {
+            switch inspection {
+            case .failed(let error):
+                results[index] = .failure(error)
+            case .ready(let file):
+                items.append(PipelineItem(index: index, file: file, stagedCopy: nil))
+            case .leftToFiler:
+                do throws(FilingError) {
+                    if let staged = try stage(requests[index]) {
+                        items.append(PipelineItem(index: index, file: staged.file, stagedCopy: staged.copy))
+                    } else {
+                        results[index] = .success(FilingResult(outcome: .alreadySeen, asset: nil, album: nil))
+                    }
+                } catch {
+                    results[index] = .failure(error)
+                }
+            }
+        }
+        defer {
+            for item in items {
+                item.fd?.close()
+                if let copy = item.stagedCopy { removeStagedCopy(copy) }
+            }
+        }
+        plan(&items)
+        run(&items)
+        for item in items { results[item.index] = outcome(of: item, in: items) }
+        return zip(requests, results).map { request, result in
+            let source = LibraryLayout.absolute(request.source)
+            switch result {
+            case .none: return .failure(.vanished(path: source))
+            case .failure(.catalog(let error)):
+                return .failure(FilingError.from(error, library: layout, source: source))
+            case .some(.success(let filed)): return .success(pairingLivePhoto(filed))
+            case .some(let result): return result
+            }
+        }
+    }
+
+    /// `photofiler restore`: the asset's Recently Deleted file goes back into the Roll
+    /// and every album it was in, through steps 3–6 (its bytes are durable already).
+    package func restore(_ asset: AssetRecord, from trashFile: BytePath) throws(FilingError) {
+        let request = FilingRequest(source: trashFile, album: nil, origin: nil, mode: .copy, link: .hard)
+        var items = [
+            PipelineItem(
+                index: 0, request: request, source: trashFile, bytes: trashFile, fd: nil, bytesDurable: true,
+                stagedCopy: nil, status: nil, hash: asset.hash, draft: nil, plan: .restore(asset))
+        ]
+        run(&items)
+        if let failure = items[0].failure {
+            if case .catalog(let error) = failure {
+                throw FilingError.from(error, library: layout, source: trashFile)
+            }
+            throw failure
+        }
+    }
+
+    // MARK: 1. The plan
+
+    /// Decides each file's plan from the catalog and the group, and finds its album.
+    private func plan(_ items: inout [PipelineItem]) {
+        var firstByHash: [String: Int] = [:]
+        for position in items.indices {
+            let item = items[position]
+            do throws(FilingError) {
+                let found = try catalogCall {
+                    () throws(CatalogError) -> (String?, AssetRecord?, AssetRecord?) in
+                    let last =
+                        item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
+                    return (
+                        last, try catalog.asset(liveVideoHash: item.hash), try catalog.asset(hash: item.hash)
+                    )
+                }
+                let earlier = firstByHash[item.hash].map { ($0, items[$0].plan) }
+                let plan = FilingPlan.decide(
+                    hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: found.0,
+                    liveVideoOwner: found.1, existing: found.2, earlierInGroup: earlier)
+                items[position].plan = plan
+                if plan != .alreadySeen, firstByHash[item.hash] == nil { firstByHash[item.hash] = position }
+                if plan != .alreadySeen {
+                    items[position].album = try item.request.album.map { (name) throws(FilingError) in
+                        try albums.album(named: name, now: now())
+                    }
+                }
+                if plan == .new { items[position].rollFolder = try folderOfStill(for: item.draft) }
+            } catch {
+                items[position].failure = error
+            }
+        }
+    }
+
+    /// A Live Photo's video whose still is filed already goes into the still's folder,
+    /// so pairing it moves nothing (no second roll name, even after a crash).
+    private func folderOfStill(for draft: AssetDraft?) throws(FilingError) -> BytePath? {
+        guard let draft, draft.info.mediaType == .video, let identifier = draft.info.live.contentIdentifier
+        else { return nil }
+        let still = try catalogCall { () throws(CatalogError) in
+            try catalog.unpairedStill(contentIdentifier: identifier)
+        }
+        return still?.rollPath.parent
+    }
+
+    // MARK: 2–6
+
+    private func run(_ items: inout [PipelineItem]) {
+        var folders = FolderSyncer()
+        let placing = items.filter { $0.isActive && $0.plan.placesBytes }
+        let durability = GroupDurability(filesPlacingBytes: placing.count)
+
+        // 2. The bytes that enter the Roll durable (the app that wrote a source may
+        //    never have called fsync), where the inspection has not done it already
+        //    (a copy was synced as it was made).
+        let unsynced = placing.filter { !$0.bytesDurable }
+        do throws(SystemError) {
+            switch GroupDurability(filesPlacingBytes: unsynced.count) {
+            case .wholeFileSystem:
+                try Sys.syncFileSystem(containing: layout.root)
+            case .perFile:
+                for item in unsynced { try item.fd?.sync() }
+            }
+        } catch {
+            let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)
+            for position in items.indices where items[position].isActive && items[position].plan.placesBytes {
+                items[position].failure = failure
+            }
+        }
+
+        // 3. The roll links and the album links.
+        var memberships = PlannedMemberships()
+        for position in items.indices where items[position].isActive && items[position].plan != .alreadySeen {
+            do throws(FilingError) {
+                try link(&items, at: position, memberships: &memberships, folders: &folders)
+            } catch {
+                takeBack(items[position], folders: &folders)
+                items[position].failure = error
+            }
+        }
+        let linked = items.indices.filter { items[$0].isActive }
+        guard !linked.isEmpty else {
+            _ = folders.syncAll()
+            return
+        }
+
+        // 4. Every folder entry made durable.
+        do throws(SystemError) {
+            switch durability {
+            case .wholeFileSystem: try Sys.syncFileSystem(containing: layout.root)
+            case .perFile: if let failure = folders.syncAll() { throw failure }
+            }
+        } catch {
+            undo(
+                &items, folders: &folders,
+                error: FilingError.from(error, library: layout, source: error.path ?? layout.root))
+            return
+        }
+
+        // 5. One transaction for the group.
+        do {
+            try catalog.write { () throws(CatalogError) in
+                for position in linked { try record(&items, at: position) }
+            }
+        } catch {
+            undo(&items, folders: &folders, error: .catalog(error))
+            return
+        }
+
+        // 6. Every file of the group is durable: the sources go, then what a restore left.
+        for position in linked {
+            let item = items[position]
+            if item.request.mode == .move, item.plan != .alreadySeen { removeSource(item.source) }
+            if case .restore(let asset) = item.plan { removeRecentlyDeletedFiles(of: asset, item) }
+        }
+    }
+
+    /// Step 3 for one file.
+    private func link(
+        _ items: inout [PipelineItem], at position: Int, memberships: inout PlannedMemberships,
+        folders: inout FolderSyncer
+    ) throws(FilingError) {
+        let item = items[position]
+        switch item.plan {
+        case .alreadySeen:
+            return
+        case .new:
+            guard let draft = item.draft else { return }
+            let folder = item.rollFolder ?? layout.rollFolder(for: draft.created)
+            let rollPath = try linkIntoRoll(
+                item.bytes, preferred: item.source.lastComponent, folder: folder, source: item.source,
+                folders: &folders)
+            items[position].rollPath = rollPath
+            let asset = draft.record(rollPath: rollPath, addedAt: now())
+            items[position].asset = asset
+            if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
+                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
+            }
+        case .restore(var asset):
+            let rollPath = try linkIntoRoll(
+                item.bytes, preferred: asset.rollPath.lastComponent,
+                folder: layout.rollFolder(for: asset.created),
+                source: item.source, folders: &folders)
+            items[position].rollPath = rollPath
+            asset.rollPath = rollPath
+            asset.deletedAt = nil
+            asset.trashPath = nil
+            if var video = asset.liveVideo, let trash = video.trashPath {
+                let trashFile = layout.absolute(trash)
+                let videoPath = try linkIntoRoll(
+                    trashFile, preferred: video.rollPath?.lastComponent ?? trash.lastComponent,
+                    folder: rollPath.parent, source: trashFile, folders: &folders)
+                video.rollPath = videoPath
+                video.trashPath = nil
+                asset.liveVideo = video
+                items[position].restoredVideo = (layout.absolute(videoPath), trashFile)
+            }
+            items[position].asset = asset
+            let current = try catalogCall { () throws(CatalogError) in
+                try catalog.memberships(ofAsset: asset.id)
+            }
+            var albums: [AlbumRecord] = []
+            for membership in current where membership.isActive {
+                if let album = try catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                }) {
+                    albums.append(album)
+                }
+            }
+            if let album = item.album, !albums.contains(album) { albums.append(album) }
+            for album in albums where memberships.claim(hash: asset.hash, album: album.id) {
+                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
+            }
+        case .join(let asset):
+            items[position].asset = asset
+            guard let album = item.album else { return }
+            let membership = try catalogCall { () throws(CatalogError) in
+                try catalog.membership(asset: asset.id, album: album.id)
+            }
+            if let membership, membership.isActive {
+                if membership.videoEntryName == nil, memberships.claim(hash: asset.hash, album: album.id) {
+                    try linkMissingVideo(of: asset, into: album, item: &items[position], folders: &folders)
+                }
+                return
+            }
+            // Taken out of the album by the user: keep mode never puts it back.
+            if membership != nil, item.request.mode == .keep { return }
+            if memberships.claim(hash: asset.hash, album: album.id) {
+                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
+            }
+        case .sameAsEarlier(let earlier):
+            if let failure = items[earlier].failure { throw failure }
+            guard let asset = items[earlier].asset else { return }
+            items[position].asset = asset
+            if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
+                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
+            }
+        }
+    }
+
+    /// Step 5 for one file (inside the group's transaction).
+    private func record(_ items: inout [PipelineItem], at position: Int) throws(CatalogError) {
+        let item = items[position]
+        if item.plan == .alreadySeen {
+            if let status = item.status {
+                try catalog.touchSource(
+                    path: item.source, size: status.size,
+                    modificationNanoseconds: status.modificationNanoseconds)
+            }
+            return
+        }
+        guard var asset = item.asset else { return }
+        switch item.plan {
+        case .new:
+            asset.id = try catalog.insertAsset(asset)
+        case .restore:
+            try catalog.markRestored(asset.id, rollPath: asset.rollPath)
+            if let videoPath = asset.liveVideo?.rollPath {
+                try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: nil)
+            }
+        case .sameAsEarlier(let earlier):
+            // Filed earlier in this transaction: its id is known now.
+            asset.id = items[earlier].asset?.id ?? asset.id
+        case .join, .alreadySeen:
+            break
+        }
+        items[position].asset = asset
+        let at = item.plan == .new ? asset.addedAt : now()
+        for entry in item.entries {
+            if let still = entry.still {
+                try catalog.addMembership(asset: asset.id, album: entry.album.id, entryName: still, at: at)
+            }
+            if let video = entry.video {
+                try catalog.setVideoEntry(video, asset: asset.id, album: entry.album.id)
+            }
+        }
+        if item.request.mode == .keep, let status = item.status {
+            try catalog.recordSource(
+                path: item.source, size: status.size, modificationNanoseconds: status.modificationNanoseconds,
+                asset: asset.id, hash: asset.hash)
+        }
+    }
+
+    /// What filing one item did, once the group is done.
+    private func outcome(of item: PipelineItem, in items: [PipelineItem]) -> Result<FilingResult, FilingError>
+    {
+        if let failure = item.failure { return .failure(failure) }
+        switch item.plan {
+        case .alreadySeen:
+            return .success(FilingResult(outcome: .alreadySeen, asset: nil, album: nil))
+        case .new:
+            return .success(FilingResult(outcome: .filed, asset: item.asset, album: item.album))
+        case .restore(let asset):
+            return Result { () throws(FilingError) in
+                let refreshed = try catalogCall { () throws(CatalogError) in try catalog.asset(id: asset.id) }
+                return FilingResult(outcome: .restored, asset: refreshed ?? item.asset, album: item.album)
+            }
+        case .join, .sameAsEarlier:
+            return .success(
+                FilingResult(
+                    outcome: .duplicate(joinedAlbum: item.entries.contains { $0.still != nil }),
+                    asset: item.asset,
+                    album: item.album))
+        }
+    }
+}

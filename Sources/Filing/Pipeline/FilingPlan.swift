@@ -1,0 +1,103 @@
+import PhotoFilerCatalog
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// What the pipeline does with one inspected file, decided before anything is
+/// written: the pure part of filing, from what the catalog and the group know.
+package enum FilingPlan: Equatable, Sendable {
+    /// Keep mode: this inbox path was filed before with these very bytes (only its
+    /// times or mode changed); nothing is filed, its new times are remembered.
+    case alreadySeen
+    /// New content: a roll file and a row.
+    case new
+    /// The content of an asset in Recently Deleted came back: that asset is restored.
+    case restore(AssetRecord)
+    /// Known live content (or a Live Photo's video): that asset joins the album.
+    case join(AssetRecord)
+    /// The same content as the file at this position of the group, filed before it
+    /// in the same transaction: it joins that asset.
+    case sameAsEarlier(Int)
+
+    /// SPEC "Never lose, never duplicate", in order: keep mode's bytes unchanged at
+    /// their path; the same content earlier in the group; a live asset (or a Live
+    /// Photo whose video this is); a deleted asset; else new.
+    package static func decide(
+        hash: String, mode: TransferMode, lastFiledHashAtPath: String?, liveVideoOwner: AssetRecord?,
+        existing: AssetRecord?, earlierInGroup: (position: Int, plan: FilingPlan)?
+    ) -> FilingPlan {
+        if mode == .keep, lastFiledHashAtPath == hash { return .alreadySeen }
+        if let earlier = earlierInGroup {
+            switch earlier.plan {
+            case .new, .restore: return .sameAsEarlier(earlier.position)
+            case .join, .alreadySeen, .sameAsEarlier: break
+            }
+        }
+        if let owner = liveVideoOwner, !owner.isDeleted { return .join(owner) }
+        if let existing {
+            return existing.isDeleted ? .restore(existing) : .join(existing)
+        }
+        return .new
+    }
+
+    /// True when this file's own bytes are linked into the Roll.
+    package var placesBytes: Bool {
+        switch self {
+        case .new, .restore: return true
+        case .alreadySeen, .join, .sameAsEarlier: return false
+        }
+    }
+}
+
+/// What a new asset is, before it has a roll path: the one place its capture date
+/// is resolved (SPEC "Capture date": embedded, then a date in the name, then the
+/// mtime) and its record is built, for filing and for the reconcile's adoption.
+package struct AssetDraft: Sendable, Equatable {
+    package var hash: String
+    package var size: Int64
+    package var info: MediaInfo
+    package var originalName: BytePath
+    package var modificationNanoseconds: Int64
+    package var sourceInbox: String?
+
+    package var created: CaptureDate {
+        CaptureDates.resolve(
+            embedded: info.embeddedDate, fileName: originalName,
+            modificationSeconds: modificationNanoseconds / 1_000_000_000)
+    }
+
+    /// The row to insert once the bytes are at `rollPath`.
+    package func record(rollPath: BytePath, addedAt: Double) -> AssetRecord {
+        AssetRecord(
+            id: 0, rollPath: rollPath, hash: hash, info: info, created: created, addedAt: addedAt, size: size,
+            originalName: originalName, sourceInbox: sourceInbox)
+    }
+}
+
+/// How a group makes its writes durable: one `syncfs` for a large group (all of it
+/// lies on the library's file system, and one call costs far less than an `fsync`
+/// per file), else an `fsync` per file and per touched folder, so that a single
+/// drop never waits for other programs' writes to the same disk.
+package enum GroupDurability: Equatable, Sendable {
+    case perFile
+    case wholeFileSystem
+
+    /// From this many files whose bytes enter the Roll, a group syncs the file system.
+    package static let syncfsGroupSize = 8
+
+    package init(filesPlacingBytes count: Int) {
+        self = count >= Self.syncfsGroupSize ? .wholeFileSystem : .perFile
+    }
+}
+
+/// Memberships planned in one group, so that the same content twice into one album
+/// links once (keyed by the asset's content hash: a new asset has no id yet).
+package struct PlannedMemberships: Sendable {
+    private var planned: Set<String> = []
+
+    package init() {}
+
+    /// True the first time this content is planned into this album.
+    package mutating func claim(hash: String, album: AlbumID) -> Bool {
+        planned.insert("\(album):\(hash)").inserted
+    }
+}
