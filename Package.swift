@@ -11,7 +11,8 @@
 //          │    ├─ Catalog (SQLite)
 //          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)
 //          │    └─ MediaTypes (what a file is, capture dates, why it is refused)
-//          └─ Watching  (inotify, the debouncer)
+//          ├─ Watching  (inotify, the debouncer)
+//          └─ GLib      (GKeyFile for the config file, GLib's file URIs; under Filing too)
 //     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
 //   photofiler-helper (the sandboxed process, SPEC "Untrusted bytes")
 //     └─ Helper    (lockdown, seccomp filter, the request loop)
@@ -70,6 +71,9 @@ let package = Package(
                 "CAVFormat", "CAVCodec",
             ]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
+        // GLib's parts without a decoder: the config file's key-file syntax (GKeyFile)
+        // and file URIs as GLib writes them (the freedesktop thumbnail cache's names).
+        layer("GLib", ["PhotoFilerSystem", "CGLib"]),
         // The daemon's side of the helpers: the pool, the protocol.
         layer("Sandbox", ["PhotoFilerSystem", "PhotoFilerMediaTypes"]),
         // The helper's side: locks the process down, then answers requests with Media.
@@ -83,15 +87,13 @@ let package = Package(
             "Filing",
             [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
-                "CCrypto",
-                // g_filename_to_uri: the freedesktop cache's names (GLib, no decoder).
-                "CGLib",
+                "CCrypto", "PhotoFilerGLib",
             ]),
         layer(
             "Daemon",
             [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerSandbox",
-                "PhotoFilerWatching", "PhotoFilerFiling", "CSystemd", "CGLib",
+                "PhotoFilerWatching", "PhotoFilerFiling", "PhotoFilerGLib", "CSystemd",
             ]),
         // The web gallery and the picker: HTTP, pages, API. It reads the catalog and
         // decodes nothing itself (thumbnails come through `ThumbnailSource`).
@@ -143,7 +145,7 @@ let package = Package(
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
-                "PhotoFilerServer", "TestSupport", "LivePhotoFixtures",
+                "PhotoFilerServer", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures",
                 "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
@@ -154,7 +156,8 @@ let package = Package(
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerFiling",
-                "PhotoFilerDaemon", "PhotoFilerSandbox", "TestSupport", "LivePhotoFixtures", "photofiler",
+                "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures",
+                "photofiler",
                 "photofiler-helper",
             ]),
     ],

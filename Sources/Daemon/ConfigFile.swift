@@ -1,4 +1,5 @@
 import Glibc
+import PhotoFilerGLib
 import PhotoFilerSystem
 
 /// The SPEC's config file: `[library]` and `[inbox NAME]` groups in GLib's

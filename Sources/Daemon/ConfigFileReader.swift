@@ -1,4 +1,5 @@
 import PhotoFilerFiling
+import PhotoFilerGLib
 import PhotoFilerSystem
 
 /// Turns GLib's groups and keys into a `Configuration`, checking every value

@@ -1,3 +1,5 @@
+import PhotoFilerGLib
+
 /// Finds the line numbers of a key file's groups and keys.
 ///
 /// GLib parses the file but forgets where each group and key was; messages must

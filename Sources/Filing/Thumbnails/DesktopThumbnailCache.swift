@@ -1,3 +1,4 @@
+import PhotoFilerGLib
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 

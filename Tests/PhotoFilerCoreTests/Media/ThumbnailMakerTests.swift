@@ -1,4 +1,5 @@
 import Foundation
+import PhotoFilerGLib
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoFilerCatalog
+import PhotoFilerGLib
 import PhotoFilerSystem
 import TestSupport
 import Testing
