@@ -5,15 +5,16 @@ import PhotoFilerFiling
 import PhotoFilerSystem
 import Synchronization
 
-/// The daemon's thumbnails: made on a thread of their own at nice 19 and the idle
-/// I/O class, after each group is durable, never on the filing path. It holds
+/// The daemon's thumbnails: made on threads of their own (one per core, as many as
+/// the helpers that decode them) at nice 19 and the idle I/O class, after each
+/// group is durable, never on the filing path. It holds
 /// asset ids only (bounded by the library's size, 8 bytes each), waits while
 /// filing has work, and resumes after a restart from the files themselves: an
 /// asset whose thumbnail files are missing (and not marked undecodable) is pending.
 /// With nothing to do it sleeps on a semaphore: no timer, no polling.
 ///
-/// Thread safety: the queue of ids and the flags are behind `state`'s mutex; the
-/// store (catalog connection, decoders) is used by the worker thread alone.
+/// Thread safety: the queue of ids and the flags are behind `state`'s mutex; each
+/// worker has a store (a catalog connection) of its own.
 package final class ThumbnailQueue: Sendable {
     private struct State: ~Copyable {
         var ids: [AssetID] = []
@@ -39,28 +40,35 @@ package final class ThumbnailQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Workers wait here for work; one that takes an asset while more wait wakes the next.
     private let wake = DispatchSemaphore(value: 0)
-    /// Held while one asset is being made: `stop` takes it, so exit's library
-    /// destructors never run under libvips or libavcodec.
-    private let making = Mutex(())
+    /// One per worker, held while it makes an asset: `stop` takes each, so the process
+    /// never exits under a thumbnail half written.
+    private let making: [MakingLock]
     private let layout: LibraryLayout
     private let desktop: DesktopThumbnailCache?
     private let log: Logger
 
-    package init(layout: LibraryLayout, desktop: DesktopThumbnailCache?, log: Logger) {
+    package init(
+        layout: LibraryLayout, desktop: DesktopThumbnailCache?, log: Logger,
+        workers: Int = max(1, Int(sysconf(CInt(_SC_NPROCESSORS_ONLN))))
+    ) {
         self.layout = layout
         self.desktop = desktop
         self.log = log
+        self.making = (0..<max(workers, 1)).map { _ in MakingLock() }
     }
 
     /// Assets still to make (queued, not counting the one in hand).
     package var pendingCount: Int { state.withLock { $0.count } }
 
-    /// Starts the worker thread; it first queues what a previous run left pending.
+    /// Starts the workers; the first queues what a previous run left pending.
     package func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "photofiler.thumbnails"
-        thread.start()
+        for worker in making.indices {
+            let thread = Thread { [self] in run(worker: worker) }
+            thread.name = "photofiler.thumbnails"
+            thread.start()
+        }
     }
 
     /// Queues assets just filed (their group is durable). `filingBusy` says whether
@@ -75,22 +83,20 @@ package final class ThumbnailQueue: Sendable {
         if wakeUp { wake.signal() }
     }
 
-    /// Waits for the asset in hand (if any), then keeps the worker from starting another.
+    /// Waits for the assets in hand (if any), then keeps the workers from starting another.
     package func stop() {
         state.withLock { $0.stopping = true }
-        wake.signal()
-        making.withLock { _ in }
+        for _ in making { wake.signal() }
+        for lock in making { lock.mutex.withLock { _ in } }
     }
 
-    private func run() {
+    private func run(worker: Int) {
         do {
             try Sys.moveCurrentThreadToBackground()
         } catch {
             log.debug("Thumbnails run at normal priority (\(error)).")
         }
-        // Opening the store starts libvips (GLib's type system): under `making` too, so
-        // a stop right after start-up never lets exit's destructors race that set-up.
-        let opened = making.withLock { _ -> ThumbnailStore? in
+        let opened = making[worker].mutex.withLock { _ -> ThumbnailStore? in
             guard !state.withLock({ $0.stopping }) else { return nil }
             do {
                 return try ThumbnailStore.opening(layout, desktop: desktop)
@@ -102,30 +108,34 @@ package final class ThumbnailQueue: Sendable {
         guard let store = opened else { return }
         // Outside `making`: with a million assets the scan takes long, and SIGTERM
         // must not wait for it (it stops at the next asset).
-        do {
-            let pending = try store.pending { self.state.withLock { $0.stopping } }
-            add(pending, filingBusy: state.withLock { $0.filingBusy })
-        } catch {
-            log.error("Thumbnails are not made this run: \(error)")
-            return
+        if worker == 0 {
+            do {
+                let pending = try store.pending { self.state.withLock { $0.stopping } }
+                add(pending, filingBusy: state.withLock { $0.filingBusy })
+            } catch {
+                log.error("Thumbnails are not made this run: \(error)")
+                return
+            }
         }
-        enum Step { case make(AssetID), wait, stop }
+        enum Step { case make(AssetID, more: Bool), wait, stop }
         while true {
             let step = state.withLock { state -> Step in
                 if state.stopping { return .stop }
                 if state.filingBusy { return .wait }
-                return state.take().map(Step.make) ?? .wait
+                return state.take().map { Step.make($0, more: state.count > 0) } ?? .wait
             }
             switch step {
-            case .make(let id): make(id, store)
+            case .make(let id, let more):
+                if more { wake.signal() }  // a worker asleep joins in
+                make(id, store, worker: worker)
             case .wait: wake.wait()
             case .stop: return
             }
         }
     }
 
-    private func make(_ id: AssetID, _ store: ThumbnailStore) {
-        making.withLock { _ in
+    private func make(_ id: AssetID, _ store: ThumbnailStore, worker: Int) {
+        making[worker].mutex.withLock { _ in
             guard !state.withLock({ $0.stopping }) else { return }
             do throws(ThumbnailError) {
                 guard let asset = try store.asset(id) else { return }
@@ -140,4 +150,10 @@ package final class ThumbnailQueue: Sendable {
             }
         }
     }
+}
+
+/// A worker's lock, in a class so that the queue can hold one per worker (a
+/// `Mutex` cannot be copied into an array).
+private final class MakingLock: Sendable {
+    let mutex = Mutex(())
 }
