@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotoFilerSandbox
+import PhotoFilerSystem
 
 /// SIGTERM, SIGHUP, timers and the systemd status line. Runs on `queue`.
 extension Daemon {
@@ -22,7 +23,7 @@ extension Daemon {
         log.info(
             "Stopping: \(filing.filedCount) file(s) filed this run; \(filing.waitingCount) left for the next start."
         )
-        exit(0)
+        Sys.exitNow(0)
     }
 
     func reload() {

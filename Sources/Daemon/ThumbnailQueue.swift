@@ -106,16 +106,21 @@ package final class ThumbnailQueue: Sendable {
             }
         }
         guard let store = opened else { return }
-        // Outside `making`: with a million assets the scan takes long, and SIGTERM
-        // must not wait for it (it stops at the next asset).
+        // Under `making`, like every use of the store, so that exit never runs while the
+        // scan reads the catalog; it asks `stopping` at every asset, so a stop waits
+        // for one asset, not for a million.
         if worker == 0 {
-            do {
-                let pending = try store.pending { self.state.withLock { $0.stopping } }
-                add(pending, filingBusy: state.withLock { $0.filingBusy })
-            } catch {
-                log.error("Thumbnails are not made this run: \(error)")
-                return
+            let scanned = making[worker].mutex.withLock { _ -> Bool in
+                do {
+                    let pending = try store.pending { self.state.withLock { $0.stopping } }
+                    add(pending, filingBusy: state.withLock { $0.filingBusy })
+                    return true
+                } catch {
+                    log.error("Thumbnails are not made this run: \(error)")
+                    return false
+                }
             }
+            guard scanned else { return }
         }
         enum Step { case make(AssetID, more: Bool), wait, stop }
         while true {
