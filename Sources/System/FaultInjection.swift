@@ -19,12 +19,9 @@
             guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return nil }
             let text = String(cString: raw)
             if text == "count" {
-                // A calibration run: crash nowhere, say at exit how many calls there were.
-                atexit {
-                    let line =
-                        "photofiler: fault injection: \(FaultInjection.counter.load(ordering: .relaxed)) mutating calls\n"
-                    _ = line.withCString { write(2, $0, strlen($0)) }
-                }
+                // A calibration run: crash nowhere, say at exit how many calls there were
+                // (`exit` runs this; `Sys.exitNow` calls `reportCount` itself).
+                atexit { FaultInjection.reportCount() }
                 return (.before, Int.max)
             }
             let parts = text.split(separator: ":")
@@ -37,6 +34,17 @@
         }()
 
         private static let counter = Atomic<Int>(0)
+
+        /// In a `count` run, prints how many mutating calls there were (once).
+        package static func reportCount() {
+            guard let plan, plan.index == Int.max, !reported.exchange(true, ordering: .relaxed) else {
+                return
+            }
+            let line = "photofiler: fault injection: \(counter.load(ordering: .relaxed)) mutating calls\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+
+        private static let reported = Atomic<Bool>(false)
 
         /// The exit status of a planned crash, so a test can tell it from a real failure.
         package static let crashStatus: CInt = 86

@@ -8,6 +8,9 @@ extension Sys {
     /// `exit` would tear down Foundation's, GLib's and SQLite's globals under them:
     /// a stop right after READY aborted once with "corrupted size vs. prev_size".
     public static func exitNow(_ status: CInt) -> Never {
+        #if DEBUG
+            FaultInjection.reportCount()
+        #endif
         fflush(nil)
         _exit(status)
     }
