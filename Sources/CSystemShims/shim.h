@@ -21,6 +21,10 @@ static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); 
 /// mallopt(3) M_ARENA_MAX: at most `count` malloc arenas (a macro-named option).
 static inline int photofiler_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
 
+/// mallopt(3) M_MMAP_THRESHOLD: every allocation of `bytes` or more is a mapping of
+/// its own, unmapped when freed; setting it also stops glibc raising it on its own.
+static inline int photofiler_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
 /// Moves the calling thread, and only it (Linux schedules threads one by one),
 /// to nice `nice` and the idle I/O class (ioprio_set(2): IOPRIO_WHO_PROCESS = 1
 /// with a thread id; IOPRIO_CLASS_IDLE = 3 in the top bits), for background work

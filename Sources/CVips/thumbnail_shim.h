@@ -107,6 +107,41 @@ static inline int photofiler_vips_thumbnail_image(VipsImage *in, VipsImage **out
     return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
 }
 
+// A HEIF image stored as one picture, decoded to its YCbCr planes (HeifPlanesDecoder):
+// libvips reads the planes where libheif left them, scales them to one size, and
+// converts them to RGB with libheif's matrix.
+
+/// Scaled by `hscale` across and `vscale` down (a luma plane to its chroma's size,
+/// or a chroma plane to its luma's).
+static inline int photofiler_vips_resize_to(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/// `count` images of one size as the bands of one.
+static inline int photofiler_vips_bandjoin(VipsImage **in, int count, VipsImage **out) {
+    return vips_bandjoin(in, out, count, NULL);
+}
+
+/// Each band `i` times `a[i]` plus `b[i]`, in floats.
+static inline int photofiler_vips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int count) {
+    return vips_linear(in, out, a, b, count, NULL);
+}
+
+/// Each pixel's three bands times the 3 × 3 `matrix` (row by row).
+static inline int photofiler_vips_recomb3(VipsImage *in, VipsImage **out, const double *matrix) {
+    VipsImage *m = vips_image_new_matrix_from_array(3, 3, matrix, 9);
+    if (!m)
+        return -1;
+    int result = vips_recomb(in, out, m, NULL);
+    g_object_unref(m);
+    return result;
+}
+
+/// The same pixels, said to be sRGB.
+static inline int photofiler_vips_as_srgb(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+}
+
 /// Decodes an encoded picture in memory (the tests read thumbnails back with it).
 static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t count) {
     return vips_image_new_from_buffer(bytes, count, "", NULL);

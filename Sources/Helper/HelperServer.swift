@@ -42,6 +42,8 @@ package final class HelperServer {
         // arenas under contention. (Seen twice on a machine at load 20, not reproduced
         // alone: libheif's decoder failing on a good HEIC; this is the likely cause.)
         Sys.limitMallocArenas(2)
+        // Freed decoder planes go back to the system at once, not into the next peak.
+        Sys.mapLargeAllocations(from: 1 << 20)
         let server = HelperServer()
         do throws(LockdownError) {
             try Lockdown.apply(socket: socket)

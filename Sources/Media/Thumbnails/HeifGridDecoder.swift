@@ -13,37 +13,11 @@ import PhotoFilerSystem
 /// down by a power of two, and the small tiles are joined, cropped to the picture
 /// and thumbnailed as any picture is (sRGB through the file's ICC profile).
 enum HeifGridDecoder {
-    /// The picture fitted in `edge` × `edge`; nil when the file is no HEIF grid or
-    /// is too small for tiles to matter (the whole-image path decodes it).
-    static func decode(_ fd: FileDescriptor, size: Int64, edge: Int) throws(ThumbnailFailure)
-        -> VipsImageHandle?
-    {
-        guard size >= 12 else { return nil }
-        // The brand in the ftyp box: a HEIF file libheif can decode, or not.
-        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
-        defer { head.deallocate() }
-        let count: Int
-        do {
-            count = try fd.read(into: head, at: 0)
-        } catch {
-            throw ThumbnailFailure(error.description)
-        }
-        guard
-            heif_check_filetype(head.baseAddress!.assumingMemoryBound(to: UInt8.self), CInt(count))
-                == heif_filetype_yes_supported
-        else { return nil }
-        let reader = HeifFileReader(fd: fd, size: size)
-        // libheif reads through it until its context is freed (the defer below runs first).
-        defer { withExtendedLifetime(reader) {} }
-        guard let context = heif_context_alloc() else { throw ThumbnailFailure("out of memory") }
-        defer { heif_context_free(context) }
-        try check(reader.open(context))
-        var primary: OpaquePointer?
-        try check(heif_context_get_primary_image_handle(context, &primary))
-        guard let handle = primary else { throw ThumbnailFailure("libheif found no primary image") }
-        defer { heif_image_handle_release(handle) }
-        guard let grid = Grid(handle, edge: edge) else { return nil }
-        return try grid.decode(handle, edge: edge)
+    /// The picture fitted in `edge` × `edge`; nil when the primary image is no grid
+    /// or is too small for tiles to matter (another path decodes it).
+    static func decode(_ primary: HeifPrimaryImage, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle? {
+        guard let grid = Grid(primary.handle, edge: edge) else { return nil }
+        return try grid.decode(primary, edge: edge)
     }
 
     /// The primary image's tiles, in the upright picture's coordinates, and the
@@ -76,7 +50,8 @@ enum HeifGridDecoder {
             bands = heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3
         }
 
-        func decode(_ handle: OpaquePointer, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+        func decode(_ primary: HeifPrimaryImage, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
+            let handle = primary.handle
             var tiles: [VipsImageHandle] = []
             for row in 0..<tiling.num_rows {
                 for column in 0..<tiling.num_columns {
@@ -97,7 +72,7 @@ enum HeifGridDecoder {
             let picture = try joined.derive("crop the tiles") { image, out in
                 photofiler_vips_extract_area(image, &out, CInt(left), CInt(top), CInt(width), CInt(height))
             }
-            let throughProfile = try attachProfile(handle, to: picture)
+            let throughProfile = try primary.attachProfile(to: picture)
             return try picture.derive("scale it") { image, out in
                 photofiler_vips_thumbnail_image(image, &out, CInt(edge), throughProfile ? 1 : 0)
             }.inMemory()
@@ -110,7 +85,7 @@ enum HeifGridDecoder {
         {
             var decoded: OpaquePointer?
             let chroma = bands == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-            try check(
+            try HeifPrimaryImage.check(
                 heif_image_handle_decode_image_tile(
                     handle, &decoded, heif_colorspace_RGB, chroma, nil, column, row))
             guard let decoded else { throw ThumbnailFailure("libheif decoded no tile") }
@@ -156,36 +131,6 @@ enum HeifGridDecoder {
             guard let image else { throw VipsErrors.take("take a tile") }
             return VipsImageHandle(image)
         }
-
-        /// Puts the file's ICC profile (a Display P3 iPhone picture) on `picture`, as
-        /// libvips' heifload does; whether there was one. An nclx description alone
-        /// is sRGB-like and, as in heifload, converts nothing.
-        private func attachProfile(_ handle: OpaquePointer, to picture: VipsImageHandle)
-            throws(ThumbnailFailure)
-            -> Bool
-        {
-            let type = heif_image_handle_get_color_profile_type(handle)
-            guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else {
-                return false
-            }
-            let count = heif_image_handle_get_raw_color_profile_size(handle)
-            guard count > 0 else { return false }
-            var profile = [UInt8](repeating: 0, count: count)
-            let read = profile.withUnsafeMutableBytes { buffer in
-                heif_image_handle_get_raw_color_profile(handle, buffer.baseAddress)
-            }
-            try HeifGridDecoder.check(read)
-            profile.withUnsafeBytes { buffer in
-                vips_image_set_blob_copy(picture.image, "icc-profile-data", buffer.baseAddress, count)
-            }
-            return true
-        }
     }
 
-    /// A libheif error as a failure, in libheif's own words.
-    static func check(_ error: heif_error) throws(ThumbnailFailure) {
-        guard error.code != heif_error_Ok else { return }
-        let message = error.message.map { String(cString: $0) } ?? ""
-        throw ThumbnailFailure(message.isEmpty ? "libheif could not decode it" : "libheif: \(message)")
-    }
 }

@@ -50,8 +50,12 @@ package struct ThumbnailMaker {
     private func decodeImage(_ fd: FileDescriptor, size: Int64, edge: Int) throws(ThumbnailFailure)
         -> VipsImageHandle
     {
-        // A phone's HEIC is a grid of tiles: decoded one tile at a time, never whole.
-        if let tiled = try HeifGridDecoder.decode(fd, size: size, edge: edge) { return tiled }
+        if let heif = try HeifPrimaryImage.open(fd, size: size) {
+            // A phone's HEIC is a grid of tiles: decoded one tile at a time, never whole.
+            if let tiled = try HeifGridDecoder.decode(heif, edge: edge) { return tiled }
+            // One image: its YCbCr planes, never a full-size RGB copy.
+            if let planes = try HeifPlanesDecoder.decode(heif, edge: edge) { return planes }
+        }
         return try decodeWhole(fd, edge: edge)
     }
 

@@ -15,7 +15,8 @@ struct HeifGridDecoderTests {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
         let maker = try ThumbnailMaker()
-        let tiled = try #require(try HeifGridDecoder.decode(fd, size: try fd.status().size, edge: edge))
+        let primary = try #require(try HeifPrimaryImage.open(fd, size: try fd.status().size))
+        let tiled = try #require(try HeifGridDecoder.decode(primary, edge: edge))
         // At 1024, as the maker decodes (at 256 libvips would take the file's own 320 px thumbnail).
         let whole = try ThumbnailMaker.fit(try maker.decodeWhole(fd, edge: 1024), edge: edge)
         return (

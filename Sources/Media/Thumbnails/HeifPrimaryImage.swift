@@ -1,0 +1,83 @@
+import CVips
+import PhotoFilerMediaTypes
+import PhotoFilerSystem
+
+/// A HEIF file's primary image, opened once by libheif for the decoders that read
+/// it without libvips' heifload (a grid tile by tile, one image as planes).
+final class HeifPrimaryImage {
+    let handle: OpaquePointer
+    private let context: OpaquePointer
+    /// libheif reads through it until the context is freed: it is released after
+    /// `deinit` has freed the context.
+    private let reader: HeifFileReader
+
+    private init(handle: OpaquePointer, context: OpaquePointer, reader: HeifFileReader) {
+        self.handle = handle
+        self.context = context
+        self.reader = reader
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+
+    /// The primary image of the file at `fd`; nil when it is no HEIF file libheif decodes.
+    static func open(_ fd: FileDescriptor, size: Int64) throws(ThumbnailFailure) -> HeifPrimaryImage? {
+        guard size >= 12 else { return nil }
+        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { head.deallocate() }
+        let count: Int
+        do {
+            count = try fd.read(into: head, at: 0)
+        } catch {
+            throw ThumbnailFailure(error.description)
+        }
+        // The brands in the ftyp box: libheif says "maybe" for a plain `mif1` file
+        // (libheif's own example), which it reads as well.
+        let kind = heif_check_filetype(head.baseAddress!.assumingMemoryBound(to: UInt8.self), CInt(count))
+        guard kind == heif_filetype_yes_supported || kind == heif_filetype_maybe else { return nil }
+        let reader = HeifFileReader(fd: fd, size: size)
+        guard let context = heif_context_alloc() else { throw ThumbnailFailure("out of memory") }
+        let opened = reader.open(context)
+        var primary: OpaquePointer?
+        let found =
+            opened.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &primary) : opened
+        guard found.code == heif_error_Ok, let primary else {
+            heif_context_free(context)
+            // Not HEIF after all: libvips' loaders say what it is.
+            if kind == heif_filetype_maybe { return nil }
+            try check(found)
+            throw ThumbnailFailure("libheif found no primary image")
+        }
+        return HeifPrimaryImage(handle: primary, context: context, reader: reader)
+    }
+
+    /// Puts the file's ICC profile (a Display P3 iPhone picture) on `picture`, as
+    /// libvips' heifload does; whether there was one. An nclx description alone
+    /// is sRGB-like and, as in heifload, converts nothing.
+    func attachProfile(to picture: VipsImageHandle) throws(ThumbnailFailure) -> Bool {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else {
+            return false
+        }
+        let count = heif_image_handle_get_raw_color_profile_size(handle)
+        guard count > 0 else { return false }
+        var profile = [UInt8](repeating: 0, count: count)
+        let read = profile.withUnsafeMutableBytes { buffer in
+            heif_image_handle_get_raw_color_profile(handle, buffer.baseAddress)
+        }
+        try Self.check(read)
+        profile.withUnsafeBytes { buffer in
+            vips_image_set_blob_copy(picture.image, "icc-profile-data", buffer.baseAddress, count)
+        }
+        return true
+    }
+
+    /// A libheif error as a failure, in libheif's own words.
+    static func check(_ error: heif_error) throws(ThumbnailFailure) {
+        guard error.code != heif_error_Ok else { return }
+        let message = error.message.map { String(cString: $0) } ?? ""
+        throw ThumbnailFailure(message.isEmpty ? "libheif could not decode it" : "libheif: \(message)")
+    }
+}
