@@ -149,6 +149,8 @@ static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t c
 
 
 #include <libheif/heif.h>
+// The transformation properties of an item (HeifPrimaryImage).
+#include <libheif/heif_properties.h>
 
 /// libheif (1.14 on) loads its decoders as plugins, with dlopen, on its first
 /// initialisation: done once at start-up, and kept (libheif counts its users), so

@@ -13,10 +13,13 @@ import PhotoFilerSystem
 /// down by a power of two, and the small tiles are joined, cropped to the picture
 /// and thumbnailed as any picture is (sRGB through the file's ICC profile).
 enum HeifGridDecoder {
-    /// The picture fitted in `edge` × `edge`; nil when the primary image is no grid
-    /// or is too small for tiles to matter (another path decodes it).
+    /// The picture fitted in `edge` × `edge`; nil when the primary image is no grid,
+    /// is too small for tiles to matter, or is one whose tiles libheif 1.19 misplaces
+    /// (another path decodes it whole).
     static func decode(_ primary: HeifPrimaryImage, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle? {
-        guard let grid = Grid(primary.handle, edge: edge) else { return nil }
+        guard !primary.isMirroredAndQuarterTurned, let grid = Grid(primary.handle, edge: edge) else {
+            return nil
+        }
         return try grid.decode(primary, edge: edge)
     }
 

@@ -53,6 +53,30 @@ final class HeifPrimaryImage {
         return HeifPrimaryImage(handle: primary, context: context, reader: reader)
     }
 
+    /// Whether the image is mirrored (`imir`) and turned a quarter (`irot` 90° or
+    /// 270°). libheif 1.19 then places tiles wrongly when it decodes one tile of the
+    /// upright picture: it undoes the mirror with the stored grid's column count
+    /// instead of the turned one's, and an index past the grid aborts on its
+    /// assertion (fixed in libheif 1.22, "fix tile coordinates validation in
+    /// rotated images"). Decoded whole, libheif turns and mirrors it right.
+    var isMirroredAndQuarterTurned: Bool {
+        let item = heif_image_handle_get_item_id(handle)
+        var properties = [heif_property_id](repeating: 0, count: 8)
+        let count = Int(heif_item_get_transformation_properties(context, item, &properties, 8))
+        var mirrored = false
+        var quarterTurned = false
+        for property in properties.prefix(count) {
+            switch heif_item_get_property_type(context, item, property) {
+            case heif_item_property_type_transform_mirror: mirrored = true
+            case heif_item_property_type_transform_rotation:
+                let angle = heif_item_get_property_transform_rotation_ccw(context, item, property)
+                quarterTurned = quarterTurned || angle == 90 || angle == 270
+            default: break
+            }
+        }
+        return mirrored && quarterTurned
+    }
+
     /// Puts the file's ICC profile (a Display P3 iPhone picture) on `picture`, as
     /// libvips' heifload does; whether there was one. An nclx description alone
     /// is sRGB-like and, as in heifload, converts nothing.
