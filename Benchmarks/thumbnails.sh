@@ -53,8 +53,9 @@ desktop() {  # the JPEG library again, with the desktop cache (8 PNGs an asset) 
 # minute. JPEG shrinks on load; a grid HEIC is decoded tile by tile; a one-image HEIC
 # is decoded whole by libde265, then shrunk from its YCbCr planes; PNG is decoded whole.
 # The pictures take minutes to make (x265 encodes the grid's 192 tiles of noise one
-# by one): they are made once and kept under .build/bench-cache (BENCH_CACHE), as the
-# filing benchmark keeps its workload. Bump the version when they are made another way.
+# by one): they are made once and kept in bench-cache beside the release build
+# (BENCH_CACHE), where photofiler-bench keeps its workload. Bump the version when they
+# are made another way.
 big=$(realpath -m "${BENCH_CACHE:-$(dirname "$photofiler")/../bench-cache}")/thumbnails-48mp-v2
 if [ ! -s "$big/48mp-grid.heic" ]; then
     rm -rf "$big.partial"
