@@ -116,12 +116,12 @@ extension Reconciler {
                 let member = stills.removeValue(forKey: name) ?? videos[name]
                 if member != nil, !verifyTargets { return true }
                 do throws(FilingError) {
-                    let entryPath = folderPath.appending(name)
                     if let member, let target = member.target,
-                        try leads(entryPath, in: directory, to: target, state: &state)
+                        try leads(entry, of: folderPath, in: directory, to: target, state: &state)
                     {
                         return true
                     }
+                    let entryPath = folderPath.appending(name)
                     guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state)
                     else {
                         found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
@@ -163,12 +163,18 @@ extension Reconciler {
         var target: BytePath?
     }
 
-    /// True when the album entry at `entry` leads to the roll file `rollPath`.
+    /// True when the album entry `entry` of `folderPath` leads to the roll file `rollPath`.
+    /// A hard link whose `readdir` inode is the roll file's needs no look-up of its own
+    /// (a million entries, a million `fstatat`s saved); any other entry is looked at.
     private func leads(
-        _ entry: BytePath, in folder: FileDescriptor, to rollPath: BytePath, state: inout AlbumComparison
+        _ entry: Sys.DirectoryEntry, of folderPath: BytePath, in folder: FileDescriptor,
+        to rollPath: BytePath,
+        state: inout AlbumComparison
     ) throws(FilingError) -> Bool {
         if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
-        return resolve(entry: entry, byInode: state.rollByInode!, folder: folder) == rollPath
+        if entry.kind == .regular, state.rollByInode![entry.inode] == rollPath { return true }
+        return resolve(entry: folderPath.appending(entry.name), byInode: state.rollByInode!, folder: folder)
+            == rollPath
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll
