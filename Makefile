@@ -92,7 +92,8 @@ test: deps
 	$(SWIFT) test --skip-build --filter SystemFaultTests
 
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
-# (bench-results/latest.md, .json, latency.svg). BENCH_ARGS="--files 2000" for a short run.
+# each at 5,000 and 10,000 files (bench-results/burst-5000/latest.md and
+# bench-results/latest.md, with .json and latency.svg). BENCH_ARGS="--files 2000" for a short run.
 # Then thumbnails against vipsthumbnail, and the gallery against nginx and in chromium
 # on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
 GALLERY_ASSETS ?= 100000
@@ -100,6 +101,7 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product photofiler
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
+	.build/release/photofiler-bench --files 5000 --out bench-results/burst-5000 $(BENCH_ARGS)
 	.build/release/photofiler-bench $(BENCH_ARGS)
 	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
 	ASSETS=$(GALLERY_ASSETS) Benchmarks/gallery.sh .build/release/photofiler .build/release/photofiler-bench bench-results/gallery.md

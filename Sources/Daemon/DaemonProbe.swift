@@ -8,21 +8,23 @@ public enum DaemonProbe: Equatable, Sendable {
     /// The pid the daemon wrote in its lock file (nil when unreadable).
     case running(pid: Int32?)
 
-    public static func probe(library: BytePath) -> DaemonProbe {
+    /// Throws when the lock file is there but cannot be opened or locked (its
+    /// permissions, an I/O error): that is "could not look", never "not running".
+    public static func probe(library: BytePath) throws(SystemError) -> DaemonProbe {
         let path = DaemonLock.lockPath(library: library)
-        guard let fd = try? Sys.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW) else {
-            return .notRunning
+        let fd: FileDescriptor
+        do {
+            fd = try Sys.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        } catch  where error.errno == .noSuchFile {
+            return .notRunning  // no daemon ever ran here
         }
         defer { fd.close() }
-        do {
-            if try fd.tryLockShared() {
-                // Given back at once; a daemon starting at this moment retries its lock.
-                fd.unlock()
-                return .notRunning
-            }
-        } catch {
+        if try fd.tryLockShared() {
+            // Given back at once; a daemon starting at this moment retries its lock.
+            fd.unlock()
             return .notRunning
         }
+        // The pid is a detail of the answer: unreadable, it is shown as unknown.
         let text = String(decoding: (try? fd.readToEnd(limit: 32)) ?? [], as: UTF8.self)
         return .running(pid: Int32(text.prefix { $0.isNumber }))
     }

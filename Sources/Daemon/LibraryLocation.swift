@@ -26,11 +26,12 @@ public struct LibraryLocation: Hashable, Sendable {
     ///
     /// `flag` and the variable are `~`-expanded and taken from the working
     /// directory when relative (the config file's path arrives already
-    /// absolute from `ConfigFile.load`).
+    /// absolute from `ConfigFile.load`). Throws when the default is needed and
+    /// `user-dirs.dirs` is there but cannot be read.
     public static func resolve(
         flag: BytePath?, environment: [String: String] = ProcessEnvironment.current,
         config: Configuration?, workingDirectory: BytePath? = nil
-    ) -> LibraryLocation {
+    ) throws(SystemError) -> LibraryLocation {
         let base = workingDirectory ?? Sys.currentDirectory()
         if let flag, !flag.isEmpty {
             return LibraryLocation(
@@ -44,7 +45,7 @@ public struct LibraryLocation: Hashable, Sendable {
         if let path = config?.libraryPath {
             return LibraryLocation(path: path, source: .configFile)
         }
-        let pictures = XDGDirectories.pictures(environment: environment)
+        let pictures = try XDGDirectories.pictures(environment: environment)
         return LibraryLocation(path: pictures.appending("PhotoFiler"), source: .defaultLocation)
     }
 }

@@ -22,8 +22,13 @@ public struct StatusReport: Sendable {
     /// Assets whose thumbnails are still to make (missing, not known undecodable).
     public var thumbnailsPending: Int
 
-    public init(library: PhotoLibrary) throws(CatalogError) {
-        let probe = DaemonProbe.probe(library: library.layout.root)
+    public init(library: PhotoLibrary) throws(FilingError) {
+        let probe: DaemonProbe
+        do {
+            probe = try DaemonProbe.probe(library: library.layout.root)
+        } catch {
+            throw FilingError.from(error, library: library.layout, source: error.path ?? library.layout.root)
+        }
         // A state file left by a daemon that crashed, or not yet replaced by the
         // one starting now, describes another process: only the lock holder's counts.
         var state: DaemonState? = nil
@@ -38,8 +43,12 @@ public struct StatusReport: Sendable {
         lastError = state?.lastError
         watchesUsed = state?.watches ?? 0
         watchLimit = WatchError.currentWatchLimit
-        assets = try library.catalog.liveAssetCount()
-        albums = try library.catalog.userAlbumCount()
-        thumbnailsPending = try ThumbnailFiles(layout: library.layout).pendingCount(in: library.catalog)
+        do throws(CatalogError) {
+            assets = try library.catalog.liveAssetCount()
+            albums = try library.catalog.userAlbumCount()
+            thumbnailsPending = try ThumbnailFiles(layout: library.layout).pendingCount(in: library.catalog)
+        } catch {
+            throw FilingError.from(error, library: library.layout, source: library.layout.catalogPath)
+        }
     }
 }

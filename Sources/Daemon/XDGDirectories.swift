@@ -13,16 +13,21 @@ package enum XDGDirectories {
     /// The user's pictures folder: `$XDG_PICTURES_DIR`, else the line
     /// `XDG_PICTURES_DIR="$HOME/…"` of `user-dirs.dirs` (what `xdg-user-dirs`
     /// writes, and what a localised desktop changes to `~/Bilder` or `~/图片`),
-    /// else `~/Pictures`.
-    package static func pictures(environment: [String: String]) -> BytePath {
+    /// else `~/Pictures`. A `user-dirs.dirs` that is there but cannot be read throws:
+    /// guessing `~/Pictures` then would file into a library the user never chose.
+    package static func pictures(environment: [String: String]) throws(SystemError) -> BytePath {
         let home = PathExpansion.home(environment: environment)
         if let value = environment["XDG_PICTURES_DIR"], !value.isEmpty {
             return PathExpansion.absolute(BytePath(value), base: home, environment: environment)
         }
         let file = configHome(environment: environment).appending("user-dirs.dirs")
-        if let data = try? readSmallFile(file), let value = userDirsValue(data, key: "XDG_PICTURES_DIR") {
-            return expandHome(value, home: home)
+        let data: [UInt8]
+        do {
+            data = try readSmallFile(file)
+        } catch  where error.errno == .noSuchFile || error.errno.rawValue == ENOTDIR {
+            return home.appending("Pictures")  // no such file: xdg-user-dirs never ran
         }
+        if let value = userDirsValue(data, key: "XDG_PICTURES_DIR") { return expandHome(value, home: home) }
         return home.appending("Pictures")
     }
 

@@ -25,6 +25,11 @@ package enum CivilDate {
 
     /// The UTC calendar year an instant falls in.
     package static func year(ofSecondsSinceEpoch seconds: Int64) -> Int {
+        yearAndMonth(ofSecondsSinceEpoch: seconds).year
+    }
+
+    /// The UTC calendar year and month (1–12) an instant falls in.
+    package static func yearAndMonth(ofSecondsSinceEpoch seconds: Int64) -> (year: Int, month: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -33,7 +38,7 @@ package enum CivilDate {
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+        return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month))
     }
 
     package static func daysInMonth(year: Int, month: Int) -> Int {

@@ -90,19 +90,42 @@ public struct BytePath: Hashable, Sendable, Comparable {
     }
 
     /// True when `self` is `other` or lies below it (component-wise, no `..` resolution).
-    /// Compares bytes in place: it runs for every event the daemon sees.
+    /// Compares the bytes in place with plain loops: it runs for every event the daemon
+    /// sees and for every waiting file at each state update, and a generic search
+    /// (`firstRange(of:)`) was a third of a burst's CPU time in its metadata lookups.
     public func isWithin(_ other: BytePath) -> Bool {
-        let slash = UInt8(ascii: "/")
-        var base = other.bytes[...]
-        while base.count > 1, base.last == slash { base = base.dropLast() }
-        var path = bytes[...]
-        while path.count > 1, path.last == slash { path = path.dropLast() }
-        if base.firstRange(of: [slash, slash]) != nil || path.firstRange(of: [slash, slash]) != nil {
-            return components.starts(with: other.components)  // an unusual spelling: by components
+        bytes.withUnsafeBufferPointer { path in
+            other.bytes.withUnsafeBufferPointer { base in
+                if Self.hasEmptyComponent(path) || Self.hasEmptyComponent(base) {
+                    return components.starts(with: other.components)  // an unusual spelling: by components
+                }
+                let pathCount = Self.countWithoutTrailingSlashes(path)
+                let baseCount = Self.countWithoutTrailingSlashes(base)
+                guard pathCount >= baseCount else { return false }
+                for index in 0..<baseCount where path[index] != base[index] { return false }
+                if pathCount == baseCount { return true }
+                let slash = UInt8(ascii: "/")
+                return (baseCount > 0 && base[baseCount - 1] == slash) || path[baseCount] == slash
+            }
         }
-        guard path.starts(with: base) else { return false }
-        if path.count == base.count { return true }
-        return base.last == slash || path[path.startIndex + base.count] == slash
+    }
+
+    /// True when the bytes hold `//` (an empty component).
+    private static func hasEmptyComponent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var previousWasSlash = false
+        for byte in bytes {
+            if byte == slash, previousWasSlash { return true }
+            previousWasSlash = byte == slash
+        }
+        return false
+    }
+
+    /// The length without trailing slashes, a lone `/` kept.
+    private static func countWithoutTrailingSlashes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = bytes.count
+        while count > 1, bytes[count - 1] == UInt8(ascii: "/") { count -= 1 }
+        return count
     }
 
     /// The relative path that leads from folder `base` to `self`, both absolute

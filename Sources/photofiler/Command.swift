@@ -23,14 +23,22 @@ struct Context {
     let log: Logger
 
     /// The library SPEC's order names: `--library`, `$PHOTOFILER_LIBRARY`, the config
-    /// file, `$XDG_PICTURES_DIR/PhotoFiler`.
-    var libraryRoot: BytePath {
-        LibraryLocation.resolve(flag: libraryFlag, config: configuration).path
+    /// file, `$XDG_PICTURES_DIR/PhotoFiler`; prints the error and returns nil when
+    /// the last could not be read.
+    func libraryRoot() -> BytePath? {
+        do {
+            return try LibraryLocation.resolve(flag: libraryFlag, config: configuration).path
+        } catch {
+            fail(
+                "Could not read '\(error.path?.display ?? "user-dirs.dirs")' to find the pictures folder "
+                    + "(\(error.errno.message)); fix it, or give the library with --library DIR.")
+            return nil
+        }
     }
 
     /// Opens the library; prints the error and returns nil on failure.
     func openLibrary() -> PhotoLibrary? {
-        let root = libraryRoot
+        guard let root = libraryRoot() else { return nil }
         do {
             return try PhotoLibrary(root: root, log: log)
         } catch {

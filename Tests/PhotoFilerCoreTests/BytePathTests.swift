@@ -33,6 +33,9 @@ import Testing
         #expect(BytePath("/x").isWithin("/"))
         #expect(BytePath("/a//b/c").isWithin("/a/b"))
         #expect(!BytePath("/a").isWithin("/a/b"))
+        #expect(!BytePath("/ab/c").isWithin("/a"))
+        #expect(BytePath("/").isWithin("/"))
+        #expect(BytePath("/a/b").isWithin("/a//b/"))
     }
 }
 

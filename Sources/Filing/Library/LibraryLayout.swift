@@ -46,13 +46,16 @@ public struct LibraryLayout: Sendable, Hashable {
         let offset =
             date.utcOffsetSeconds
             ?? timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
-        let parts = calendar.dateComponents(
-            [.year, .month], from: Date(timeIntervalSince1970: Double(date.secondsSinceEpoch)))
-        let year = String(format: "%04d", parts.year ?? 1970)
-        let month = String(format: "%02d", parts.month ?? 1)
-        return Self.rollFolderName.appending(year).appending(month)
+        // Civil arithmetic, not a Calendar and String(format:): this runs for every filed file.
+        let (year, month) = CivilDate.yearAndMonth(
+            ofSecondsSinceEpoch: date.secondsSinceEpoch + Int64(offset))
+        return Self.rollFolderName.appending(Self.zeroPadded(year, width: 4))
+            .appending(Self.zeroPadded(month, width: 2))
+    }
+
+    private static func zeroPadded(_ value: Int, width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// The folder of a user album.

@@ -51,10 +51,11 @@ struct WatchCommand: Command {
         }
         let configFile = configuration.configFile ?? context.configuration?.configFile
         let flags = self.flags
+        guard let root = context.libraryRoot() else { return 1 }
         let daemon: Daemon
         do {
             daemon = try Daemon.open(
-                root: context.libraryRoot, configuration: configuration, log: context.log
+                root: root, configuration: configuration, log: context.log
             ) {
                 () throws(ConfigurationError) -> Configuration in
                 let file = try configFile.map { (path) throws(ConfigurationError) in try ConfigFile.load(path)

@@ -1,3 +1,4 @@
+import PhotoFilerSystem
 import TestSupport
 import Testing
 
@@ -6,29 +7,29 @@ import Testing
 @Suite struct LibraryLocationTests {
     let config = Configuration(libraryPath: "/from/config")
 
-    @Test func flagWinsOverEverything() {
-        let location = LibraryLocation.resolve(
+    @Test func flagWinsOverEverything() throws {
+        let location = try LibraryLocation.resolve(
             flag: "lib", environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": "/env"], config: config,
             workingDirectory: "/cwd")
         #expect(location == LibraryLocation(path: "/cwd/lib", source: .flag))
     }
 
-    @Test func environmentBeforeConfigFile() {
-        let location = LibraryLocation.resolve(
+    @Test func environmentBeforeConfigFile() throws {
+        let location = try LibraryLocation.resolve(
             flag: nil, environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": "~/Lib"], config: config)
         #expect(location == LibraryLocation(path: "/h/Lib", source: .environment))
-        let empty = LibraryLocation.resolve(
+        let empty = try LibraryLocation.resolve(
             flag: nil, environment: ["HOME": "/h", "PHOTOFILER_LIBRARY": ""], config: config)
         #expect(empty.source == .configFile)
     }
 
-    @Test func configFileBeforeDefault() {
-        let location = LibraryLocation.resolve(flag: nil, environment: ["HOME": "/h"], config: config)
+    @Test func configFileBeforeDefault() throws {
+        let location = try LibraryLocation.resolve(flag: nil, environment: ["HOME": "/h"], config: config)
         #expect(location == LibraryLocation(path: "/from/config", source: .configFile))
     }
 
-    @Test func defaultFromPicturesVariable() {
-        let location = LibraryLocation.resolve(
+    @Test func defaultFromPicturesVariable() throws {
+        let location = try LibraryLocation.resolve(
             flag: nil, environment: ["HOME": "/h", "XDG_PICTURES_DIR": "/data/Photos/"], config: nil)
         #expect(location == LibraryLocation(path: "/data/Photos/PhotoFiler", source: .defaultLocation))
     }
@@ -43,17 +44,27 @@ import Testing
 
             """, to: folder.path.appending("user-dirs.dirs"))
         let environment = ["HOME": "/h", "XDG_CONFIG_HOME": folder.path.display]
-        let location = LibraryLocation.resolve(flag: nil, environment: environment, config: nil)
+        let location = try LibraryLocation.resolve(flag: nil, environment: environment, config: nil)
         #expect(location == LibraryLocation(path: "/h/Bilder/PhotoFiler", source: .defaultLocation))
     }
 
-    @Test func defaultWithoutAnything() {
-        let location = LibraryLocation.resolve(
+    @Test func defaultWithoutAnything() throws {
+        let location = try LibraryLocation.resolve(
             flag: nil, environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent"], config: nil)
         #expect(location == LibraryLocation(path: "/h/Pictures/PhotoFiler", source: .defaultLocation))
     }
 
-    @Test func userDirsValueParsing() {
+    /// A `user-dirs.dirs` that is there but cannot be read is an error, not `~/Pictures`.
+    @Test func anUnreadableUserDirsFileIsAnError() throws {
+        let folder = try TemporaryFolder()
+        try Sys.makeDirectories(folder.path.appending("user-dirs.dirs"))  // read(2): EISDIR
+        let environment = ["HOME": "/h", "XDG_CONFIG_HOME": folder.path.display]
+        #expect(throws: SystemError.self) {
+            try LibraryLocation.resolve(flag: nil, environment: environment, config: nil)
+        }
+    }
+
+    @Test func userDirsValueParsing() throws {
         let data = Array("XDG_PICTURES_DIR=\"/abs/Pic \\\"x\\\"\"\n#XDG_PICTURES_DIR=\"/no\"\n".utf8)
         #expect(XDGDirectories.userDirsValue(data, key: "XDG_PICTURES_DIR") == Array("/abs/Pic \"x\"".utf8))
     }

@@ -42,6 +42,21 @@ import Testing
         #expect(text.stdout.contains("no daemon is running"), "\(text.stdout)")
     }
 
+    /// A lock file that cannot be opened is "could not look", never "no daemon":
+    /// one sentence naming it, exit 1, not 3.
+    @Test func aLockFileThatCannotBeOpenedIsAnErrorNotNotRunning() throws {
+        let library = try TestLibrary()
+        try library.save([Fixtures.corpus("throbber.gif")], album: "QQ")
+        let lock = library.root.appending(".photofiler/daemon.lock")
+        try Sys.unlinkIfPresent(lock)
+        try Sys.symbolicLink(target: "elsewhere", at: lock)  // opened with O_NOFOLLOW: ELOOP
+        let result = try library.run("status")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("daemon.lock"), "\(result.stderr)")
+    }
+
     @Test func aRunningDaemonShowsItsPidInboxesAndWaitingFiles() throws {
         let scene = try DaemonScene()
         // A long settle keeps a dropped file waiting for as long as the test looks.
