@@ -31,9 +31,10 @@ public struct ThumbnailFiles: Sendable {
 
     /// How many assets in the library have thumbnails still to make (`status`).
     public func pendingCount(in catalog: Catalog) throws(CatalogError) -> Int {
+        let settled = SettledThumbnails(files: self)
         var count = 0
         try catalog.forEachLiveAssetHash {
-            if isPending(hash: $0.hash) { count += 1 }
+            if settled.isPending(hash: $0.hash) { count += 1 }
             return true
         }
         return count

@@ -123,11 +123,12 @@ public final class ThumbnailStore {
     /// known to be undecodable), oldest first: what the background queue resumes with.
     /// `stop` is asked before each asset: the scan ends early when it says so.
     public func pending(stop: () -> Bool = { false }) throws(ThumbnailError) -> [AssetID] {
+        let settled = SettledThumbnails(files: files, stop: stop)
         var pending: [AssetID] = []
         do {
             try catalog.forEachLiveAssetHash {
                 if stop() { return false }
-                if files.isPending(hash: $0.hash) { pending.append($0.id) }
+                if settled.isPending(hash: $0.hash) { pending.append($0.id) }
                 return true
             }
         } catch {
