@@ -51,8 +51,7 @@ extension Reconciler {
         // Rows come in roll-path order: the folder's look is asked once per folder.
         var lastFolder = BytePath("")
         var lastLook: FolderWalk.Look?
-        func look(_ path: BytePath) -> FolderWalk.Look? {
-            let folder = path.parent
+        func look(_ folder: BytePath) -> FolderWalk.Look? {
             if folder != lastFolder {
                 lastFolder = folder
                 lastLook = walk.folders[folder]
@@ -79,7 +78,8 @@ extension Reconciler {
         func isMissing(_ path: BytePath, asset: AssetID, order: Int, size: Int64?, hash recorded: String?)
             throws(FilingError) -> Bool
         {
-            switch look(path) {
+            let folder = path.parent
+            switch look(folder) {
             case .unchanged: return false
             case .read:
                 guard let index = walk.rollFiles.index(forKey: path) else {
@@ -91,7 +91,8 @@ extension Reconciler {
                 }
                 record(
                     try hashing.add(
-                        .init(asset: asset, order: order, rollPath: path, recorded: recorded, file: index)))
+                        .init(asset: asset, order: order, rollPath: path, recorded: recorded, file: index),
+                        in: folder))
                 return false
             case nil:
                 // Its folder is gone (or was never seen): the file is too.

@@ -30,6 +30,8 @@ final class RollHashQueue {
     private var jobs: [OrderedHasher.Job] = []
     /// The folders the batch being filled opened (relative path → descriptor).
     private var fillingFolders: [BytePath: FileDescriptor] = [:]
+    /// The folder of the last file queued: rows come in roll-path order.
+    private var lastFolder: (path: BytePath, descriptor: FileDescriptor)?
     /// The batch the workers are hashing, and the folders it needs open.
     private var running: (requests: [Request], folders: [FileDescriptor])?
 
@@ -51,10 +53,12 @@ final class RollHashQueue {
 
     /// Queues one file; when a batch is full, starts it and returns the answers of
     /// the batch before it (their files' hashes, in the order they were queued).
-    func add(_ request: Request) throws(FilingError) -> [Answer] {
-        let folder = request.rollPath.parent
+    /// `folder` is the file's (relative) folder, as the caller has it already.
+    func add(_ request: Request, in folder: BytePath) throws(FilingError) -> [Answer] {
         let descriptor: FileDescriptor
-        if let open = fillingFolders[folder] {
+        if let last = lastFolder, last.path == folder {
+            descriptor = last.descriptor
+        } else if let open = fillingFolders[folder] {
             descriptor = open
         } else {
             descriptor = try filer.systemCall(layout.absolute(request.rollPath)) { () throws(SystemError) in
@@ -62,6 +66,7 @@ final class RollHashQueue {
             }
             fillingFolders[folder] = descriptor
         }
+        lastFolder = (folder, descriptor)
         filling.append(request)
         jobs.append(OrderedHasher.Job(folder: descriptor, name: request.rollPath.lastComponent))
         guard filling.count >= batchSize else { return [] }
@@ -85,6 +90,7 @@ final class RollHashQueue {
         filling.removeAll(keepingCapacity: true)
         jobs.removeAll(keepingCapacity: true)
         fillingFolders.removeAll(keepingCapacity: true)
+        lastFolder = nil
     }
 
     /// Waits for the running batch; the first file that could not be read is the error.
