@@ -117,7 +117,7 @@ struct OrderedHasherTests {
         let second = try library.check(repair: false).differences
         #expect(first == second, "the same list every time")
         let wrong = first.compactMap { difference -> AssetID? in
-            guard case .wrongHash(let asset, _, _, let actual) = difference else { return nil }
+            guard case .wrongHash(let asset, _, _, _) = difference else { return nil }
             return asset
         }
         #expect(wrong == changed.map { ids[$0] }.sorted())
