@@ -67,9 +67,15 @@ struct FolderWalk {
     /// (each entry looked up relative to its folder's descriptor). A folder or file
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
     /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
-    static func roll(layout: LibraryLayout, stamps previous: [BytePath: FolderStamp], clock: () -> Int64)
-        -> FolderWalk
-    {
+    ///
+    /// With `statFiles` false (`check`, which opens and `fstat`s every roll file
+    /// anyway), once one entry of a folder was looked up, an entry that `readdir`
+    /// says is a regular file is not: its size is unknown (-1) and its inode is
+    /// `readdir`'s until hashing sets the one `fstat` gives.
+    static func roll(
+        layout: LibraryLayout, stamps previous: [BytePath: FolderStamp], clock: () -> Int64,
+        statFiles: Bool = true
+    ) -> FolderWalk {
         var walk = FolderWalk()
         var stampedChildren: [BytePath: [BytePath]] = [:]
         for path in previous.keys where path.isWithin(LibraryLayout.rollFolderName) {
@@ -96,8 +102,13 @@ struct FolderWalk {
             do {
                 let directory = try Sys.openDirectory(absolute)
                 defer { directory.close() }
+                var searchable = false
                 try Sys.forEachEntry(in: directory, path: absolute) { entry throws(SystemError) in
                     let relative = folder.appending(entry.name)
+                    if searchable, entry.kind == .regular {
+                        walk.rollFiles[relative] = Reconciler.RollFile(size: -1, inode: entry.inode)
+                        return true
+                    }
                     let child: FileStatus?
                     do throws(SystemError) {
                         child = try Sys.statusIfExists(entry.name, in: directory)
@@ -106,6 +117,9 @@ struct FolderWalk {
                         return true
                     }
                     guard let child else { return true }
+                    // One entry looked at proves the folder searchable (a folder that can be
+                    // listed but not searched fails every look-up): `readdir` is trusted on.
+                    searchable = !statFiles
                     if child.isDirectory {
                         pending.append(relative)
                     } else if child.isRegularFile {

@@ -99,9 +99,14 @@ extension Reconciler {
             try filer.catalogCall { () throws(CatalogError) in
                 try catalog.forEachActiveEntry(inAlbum: album.id) {
                     entry, video, asset, rollPath, videoPath in
-                    stills[entry] = Member(asset: asset, target: verifyTargets ? rollPath : nil)
+                    stills[entry] = Member(
+                        asset: asset,
+                        target: verifyTargets ? state.walk.rollFiles.index(forKey: rollPath) : nil)
                     if let video {
-                        videos[video] = Member(asset: asset, target: verifyTargets ? videoPath : nil)
+                        videos[video] = Member(
+                            asset: asset,
+                            target: verifyTargets
+                                ? videoPath.flatMap { state.walk.rollFiles.index(forKey: $0) } : nil)
                     }
                     members.insert(asset)
                 }
@@ -116,12 +121,12 @@ extension Reconciler {
                 let member = stills.removeValue(forKey: name) ?? videos[name]
                 if member != nil, !verifyTargets { return true }
                 do throws(FilingError) {
-                    let entryPath = folderPath.appending(name)
                     if let member, let target = member.target,
-                        try leads(entryPath, in: directory, to: target, state: &state)
+                        try leads(entry, of: folderPath, in: directory, to: target, state: &state)
                     {
                         return true
                     }
+                    let entryPath = folderPath.appending(name)
                     guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state)
                     else {
                         found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
@@ -157,18 +162,27 @@ extension Reconciler {
         return (result, nil)
     }
 
-    /// A member's album entry: its asset, and (targets verified) the roll file it must lead to.
+    /// A member's album entry: its asset, and (targets verified) where the walk keeps
+    /// the roll file it must lead to: nil when that file is not on disk (the entry is
+    /// then looked at like any other). An index, not a path: a million members, no
+    /// million copies of roll paths.
     private struct Member {
         var asset: AssetID
-        var target: BytePath?
+        var target: Dictionary<BytePath, Reconciler.RollFile>.Index?
     }
 
-    /// True when the album entry at `entry` leads to the roll file `rollPath`.
+    /// True when the album entry `entry` of `folderPath` leads to the roll file the walk
+    /// keeps at `target`. A hard link whose `readdir` inode is the roll file's needs no
+    /// look-up of its own (a million entries, a million `fstatat`s saved); any other
+    /// entry is looked at.
     private func leads(
-        _ entry: BytePath, in folder: FileDescriptor, to rollPath: BytePath, state: inout AlbumComparison
+        _ entry: Sys.DirectoryEntry, of folderPath: BytePath, in folder: FileDescriptor,
+        to target: Dictionary<BytePath, Reconciler.RollFile>.Index, state: inout AlbumComparison
     ) throws(FilingError) -> Bool {
+        if entry.kind == .regular, entry.inode == state.walk.rollFiles.values[target].inode { return true }
         if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
-        return resolve(entry: entry, byInode: state.rollByInode!, folder: folder) == rollPath
+        return resolve(entry: folderPath.appending(entry.name), byInode: state.rollByInode!, folder: folder)
+            == state.walk.rollFiles.keys[target]
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll

@@ -21,11 +21,11 @@ extension Reconciler {
         verifyHashes: Bool, stamps: [BytePath: FolderStamp],
         progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws(FilingError) -> Comparison {
-        let walk = FolderWalk.roll(layout: layout, stamps: stamps, clock: clock)
+        var walk = FolderWalk.roll(layout: layout, stamps: stamps, clock: clock, statFiles: !verifyHashes)
         var result = walk.unreadable.keys.sorted().map {
             Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!)
         }
-        result += try rollDifferences(walk: walk, verifyHashes: verifyHashes, progress: progress)
+        result += try rollDifferences(walk: &walk, verifyHashes: verifyHashes, progress: progress)
         var albums = AlbumComparison(walk: walk, stamps: stamps)
         result += try albumDifferences(&albums, verifyTargets: verifyHashes)
         return Comparison(
@@ -33,9 +33,11 @@ extension Reconciler {
     }
 
     /// Live assets against the roll files of the folders read: missing files and
-    /// videos, changed sizes (or with `verifyHashes`, changed bytes), files without a row.
+    /// videos, changed sizes (or with `verifyHashes`, changed bytes), files without a
+    /// row. The files to read are hashed on every core while the catalog is read on;
+    /// each one's inode in `walk` becomes the one `fstat` gave.
     private func rollDifferences(
-        walk: FolderWalk, verifyHashes: Bool, progress: ((_ done: Int, _ total: Int) -> Void)?
+        walk: inout FolderWalk, verifyHashes: Bool, progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws(FilingError) -> [Difference] {
         // Nothing read and nothing unreadable: every folder is as the catalog has it.
         guard walk.readCount > 0 || !walk.unreadable.isEmpty else { return [] }
@@ -44,52 +46,57 @@ extension Reconciler {
                 try filer.catalogCall { () throws(CatalogError) in try catalog.liveAssetCount() }
             } ?? 0
         var byAsset: [(id: AssetID, order: Int, difference: Difference)] = []
-        var seen = Set<BytePath>()
         var failure: FilingError?
         var done = 0
         // Rows come in roll-path order: the folder's look is asked once per folder.
         var lastFolder = BytePath("")
         var lastLook: FolderWalk.Look?
-        func look(_ path: BytePath) -> FolderWalk.Look? {
-            let folder = path.parent
+        func look(_ folder: BytePath) -> FolderWalk.Look? {
             if folder != lastFolder {
                 lastFolder = folder
                 lastLook = walk.folders[folder]
             }
             return lastLook
         }
-        // Files are opened by name in their open folder: no walk of the whole path per file.
-        var openFolder: (path: BytePath, descriptor: FileDescriptor)?
-        defer { openFolder?.descriptor.close() }
-        func hash(_ path: BytePath) throws(FilingError) -> String {
-            let folder = path.parent
-            let absolute = layout.absolute(path)
-            return try filer.systemCall(absolute) { () throws(SystemError) -> String in
-                if openFolder?.path != folder {
-                    openFolder?.descriptor.close()
-                    openFolder = nil
-                    openFolder = (folder, try Sys.openDirectory(layout.absolute(folder)))
-                }
-                let fd = try Sys.openForReading(path.lastComponent, in: openFolder!.descriptor)
-                defer { fd.close() }
-                return try ContentHasher.hash(fd)
+        let hashing = RollHashQueue(filer: filer)
+        func record(_ answers: [RollHashQueue.Answer]) {
+            for answer in answers {
+                let request = answer.request
+                walk.rollFiles.values[request.file].inode = answer.hashed.inode
+                guard answer.hashed.hash != request.recorded else { continue }
+                byAsset.append(
+                    (
+                        request.asset, request.order,
+                        .wrongHash(
+                            asset: request.asset, rollPath: request.rollPath, recorded: request.recorded,
+                            actual: answer.hashed.hash)
+                    ))
             }
         }
-        enum Found { case asRecorded, missing, otherBytes(String) }
-        func compare(_ path: BytePath, size: Int64?, hash recorded: String?) throws(FilingError) -> Found {
-            switch look(path) {
-            case .unchanged: return .asRecorded
+        /// Notes the file as seen; true when it is missing (its hash, when one is
+        /// due, is queued and compared when its batch is done).
+        func isMissing(_ path: BytePath, asset: AssetID, order: Int, size: Int64?, hash recorded: String?)
+            throws(FilingError) -> Bool
+        {
+            let folder = path.parent
+            switch look(folder) {
+            case .unchanged: return false
             case .read:
-                guard let file = walk.rollFiles[path] else {
-                    return walk.couldNotLook(at: path) ? .asRecorded : .missing
+                guard let index = walk.rollFiles.index(forKey: path) else {
+                    return !walk.couldNotLook(at: path)
                 }
-                seen.insert(path)
-                guard verifyHashes || file.size != size, let recorded else { return .asRecorded }
-                let actual = try hash(path)
-                return actual == recorded ? .asRecorded : .otherBytes(actual)
+                walk.rollFiles.values[index].seen = true
+                guard verifyHashes || walk.rollFiles.values[index].size != size, let recorded else {
+                    return false
+                }
+                record(
+                    try hashing.add(
+                        .init(asset: asset, order: order, rollPath: path, recorded: recorded, file: index),
+                        in: folder))
+                return false
             case nil:
                 // Its folder is gone (or was never seen): the file is too.
-                return walk.couldNotLook(at: path) ? .asRecorded : .missing
+                return !walk.couldNotLook(at: path)
             }
         }
         try filer.catalogCall { () throws(CatalogError) in
@@ -97,34 +104,18 @@ extension Reconciler {
                 done += 1
                 if total > 0 { progress?(done, total) }
                 do throws(FilingError) {
-                    if let video = asset.liveVideoPath {
-                        switch try compare(video, size: asset.liveVideoSize, hash: asset.liveVideoHash) {
-                        case .missing:
-                            byAsset.append((asset.id, 0, .missingLiveVideo(asset: asset.id, rollPath: video)))
-                        case .otherBytes(let actual):
-                            byAsset.append(
-                                (
-                                    asset.id, 0,
-                                    .wrongHash(
-                                        asset: asset.id, rollPath: video, recorded: asset.liveVideoHash ?? "",
-                                        actual: actual)
-                                ))
-                        case .asRecorded: break
-                        }
+                    if let video = asset.liveVideoPath,
+                        try isMissing(
+                            video, asset: asset.id, order: 0, size: asset.liveVideoSize,
+                            hash: asset.liveVideoHash)
+                    {
+                        byAsset.append((asset.id, 0, .missingLiveVideo(asset: asset.id, rollPath: video)))
                     }
-                    switch try compare(asset.rollPath, size: asset.size, hash: asset.hash) {
-                    case .missing:
+                    if try isMissing(
+                        asset.rollPath, asset: asset.id, order: 1, size: asset.size, hash: asset.hash)
+                    {
                         byAsset.append(
                             (asset.id, 1, .missingRollFile(asset: asset.id, rollPath: asset.rollPath)))
-                    case .otherBytes(let actual):
-                        byAsset.append(
-                            (
-                                asset.id, 1,
-                                .wrongHash(
-                                    asset: asset.id, rollPath: asset.rollPath, recorded: asset.hash,
-                                    actual: actual)
-                            ))
-                    case .asRecorded: break
                     }
                 } catch {
                     failure = error
@@ -134,9 +125,10 @@ extension Reconciler {
             }
         }
         if let failure { throw failure }
+        record(try hashing.finish())
         // The catalog's order: by asset, as `check` lists them.
         byAsset.sort { ($0.id, $0.order) < ($1.id, $1.order) }
-        let orphans = walk.rollFiles.keys.filter { !seen.contains($0) }.sorted()
+        let orphans = walk.rollFiles.compactMap { $0.value.seen ? nil : $0.key }.sorted()
         return byAsset.map(\.difference) + orphans.map { .rollFileWithoutRow(rollPath: $0) }
     }
 }

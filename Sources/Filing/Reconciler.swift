@@ -133,6 +133,8 @@ public struct Reconciler {
     package struct RollFile {
         package var size: Int64
         package var inode: UInt64
+        /// A live asset's row names it (set as the comparison goes).
+        package var seen = false
     }
 
     /// The roll file an album entry stands for: a symbolic link's target, or the roll

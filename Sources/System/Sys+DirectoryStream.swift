@@ -31,8 +31,10 @@ extension Sys {
             if name.bytes == [UInt8(ascii: ".")] || name.bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
                 continue
             }
-            guard try body(DirectoryEntry(name: name, kind: FileKind(direntType: entry.pointee.d_type)))
-            else {
+            let found = DirectoryEntry(
+                name: name, kind: FileKind(direntType: entry.pointee.d_type),
+                inode: UInt64(entry.pointee.d_ino))
+            guard try body(found) else {
                 return
             }
         }

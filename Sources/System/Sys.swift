@@ -239,6 +239,9 @@ public enum Sys {
         public var name: BytePath
         /// From `d_type`; `.unknown` on file systems that do not fill it in.
         public var kind: FileKind
+        /// From `d_ino`: the entry's inode number as the folder lists it (the same as
+        /// `st_ino` on ext4, XFS and btrfs; a caller that needs certainty still stats).
+        public var inode: UInt64
     }
 
     /// The entries of a folder, `.` and `..` left out, names kept as bytes.
@@ -264,7 +267,10 @@ public enum Sys {
             if name.bytes == [UInt8(ascii: ".")] || name.bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
                 continue
             }
-            entries.append(DirectoryEntry(name: name, kind: FileKind(direntType: entry.pointee.d_type)))
+            entries.append(
+                DirectoryEntry(
+                    name: name, kind: FileKind(direntType: entry.pointee.d_type),
+                    inode: UInt64(entry.pointee.d_ino)))
         }
     }
 }

@@ -21,6 +21,21 @@ import Testing
         #expect(BytePath(target).relative(from: BytePath(base)) == BytePath(expected))
     }
 
+    /// Equality goes eight bytes at a time from the end: a difference at any place,
+    /// in the 8-byte words or the bytes before them, is seen; equal bytes are equal.
+    @Test func equalityComparesEveryByte() {
+        for length in 0...20 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &+ 65) }
+            #expect(BytePath(bytes: bytes) == BytePath(bytes: bytes))
+            #expect(BytePath(bytes: bytes) != BytePath(bytes: bytes + [0]), "a longer path differs")
+            for place in 0..<length {
+                var other = bytes
+                other[place] ^= 0x01
+                #expect(BytePath(bytes: bytes) != BytePath(bytes: other), "length \(length), byte \(place)")
+            }
+        }
+    }
+
     @Test func parentsAndAppending() {
         #expect(BytePath("/a/b/c").parent == "/a/b")
         #expect(BytePath("/a").parent == "/")

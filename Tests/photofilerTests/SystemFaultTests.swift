@@ -77,7 +77,7 @@ struct SystemFaultTests {
         #expect(
             !waitUntil(timeout: 1) {
                 daemon.log.split(separator: "\n").filter { $0.contains("is full") }.count > 1
-            })
+            }, "\(daemon.log)")
 
         // While full: nothing partial in the Roll, catalog and disk agree.
         let full = try Invariants(library: library, inboxes: [inbox], originals: originals).check()

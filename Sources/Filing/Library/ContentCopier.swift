@@ -22,12 +22,14 @@ package final class ContentCopier {
         try stream(source, path: path, into: nil, scanning: &scan)
     }
 
-    /// `hash` without a scan.
-    package func hash(_ source: FileDescriptor, path: BytePath) throws(SystemError) -> (
-        hash: String, size: Int64
-    ) {
+    /// `hash` without a scan. With `size` (the file's `fstat` size), a short read that
+    /// reaches it is taken as the end: a regular file's read comes up short only at
+    /// its end, so a small file costs one `pread`, not a second one that returns 0.
+    package func hash(_ source: FileDescriptor, path: BytePath, size: Int64? = nil) throws(SystemError)
+        -> (hash: String, size: Int64)
+    {
         var none = EndMarkerScans.none
-        return try stream(source, path: path, into: nil, scanning: &none)
+        return try stream(source, path: path, into: nil, scanning: &none, expectedSize: size)
     }
 
     /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs the copy.
@@ -42,7 +44,7 @@ package final class ContentCopier {
 
     private func stream(
         _ source: FileDescriptor, path: BytePath, into destination: FileDescriptor?,
-        scanning scan: inout EndMarkerScans
+        scanning scan: inout EndMarkerScans, expectedSize: Int64? = nil
     ) throws(SystemError) -> (hash: String, size: Int64) {
         var hasher = ContentHasher()
         var offset: Int64 = 0
@@ -59,6 +61,7 @@ package final class ContentCopier {
             scan.consume(chunk)
             try destination?.writeAll(chunk)
             offset += Int64(count)
+            if let expectedSize, count < buffer.count, offset >= expectedSize { break }
         }
         return (hasher.finalize(), offset)
     }
