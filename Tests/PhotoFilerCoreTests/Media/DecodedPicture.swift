@@ -2,6 +2,8 @@ import CVips
 import Testing
 
 @testable import PhotoFilerMedia
+@testable import PhotoFilerMediaTypes
+@testable import PhotoFilerSystem
 
 /// A thumbnail read back: its size, 8-bit pixels and metadata, for assertions.
 struct DecodedPicture {
@@ -56,5 +58,26 @@ struct DecodedPicture {
         var total = 0.0
         for index in pixels.indices { total += abs(Double(pixels[index]) - Double(other.pixels[index])) }
         return total / Double(pixels.count)
+    }
+}
+
+extension DecodedPicture {
+    /// The thumbnails of the HEIC at `path` made by `decoder` (a tile-by-tile or a
+    /// planes path) and by libvips' whole-image decode, read back, for comparing them.
+    static func bothWays(
+        _ path: BytePath, edge: Int,
+        decoder: (HeifPrimaryImage, Int) throws(ThumbnailFailure) -> VipsImageHandle?
+    ) throws -> (decoded: DecodedPicture, whole: DecodedPicture) {
+        let fd = try Sys.openForReading(path)
+        defer { fd.close() }
+        let maker = try ThumbnailMaker()
+        let primary = try #require(try HeifPrimaryImage.open(fd, size: try fd.status().size))
+        let decoded = try #require(try decoder(primary, edge))
+        // At 1024, as the maker decodes (at 256 libvips would take the file's own 320 px thumbnail).
+        let whole = try ThumbnailMaker.fit(try maker.decodeWhole(fd, edge: 1024), edge: edge)
+        return (
+            try DecodedPicture(try ThumbnailEncoder.encode(decoded, .jpeg(edge))),
+            try DecodedPicture(try ThumbnailEncoder.encode(whole, .jpeg(edge)))
+        )
     }
 }

@@ -13,17 +13,9 @@ import Testing
 struct HeifPlanesDecoderTests {
     /// The planes' and the whole-image thumbnails of `path`, read back.
     static func both(_ path: BytePath, edge: Int) throws -> (planes: DecodedPicture, whole: DecodedPicture) {
-        let fd = try Sys.openForReading(path)
-        defer { fd.close() }
-        let maker = try ThumbnailMaker()
-        let primary = try #require(try HeifPrimaryImage.open(fd, size: try fd.status().size))
-        let planes = try #require(try HeifPlanesDecoder.decode(primary, edge: edge))
-        // At 1024, as the maker decodes (at 256 libvips would take the file's own 320 px thumbnail).
-        let whole = try ThumbnailMaker.fit(try maker.decodeWhole(fd, edge: 1024), edge: edge)
-        return (
-            try DecodedPicture(try ThumbnailEncoder.encode(planes, .jpeg(edge))),
-            try DecodedPicture(try ThumbnailEncoder.encode(whole, .jpeg(edge)))
-        )
+        let (decoded, whole) = try DecodedPicture.bothWays(
+            path, edge: edge, decoder: HeifPlanesDecoder.decode)
+        return (decoded, whole)
     }
 
     /// The iPhone's grid (which libheif also decodes whole), with its Display P3
