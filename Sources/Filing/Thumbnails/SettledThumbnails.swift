@@ -18,7 +18,8 @@ struct SettledThumbnails {
     private let files: ThumbnailFiles
 
     /// Lists every shard folder; a missing `thumbnails/` folder means nothing is made.
-    /// `stop` is asked between two shards (a daemon stopping mid-scan).
+    /// `stop` is asked between two shards (a daemon stopping mid-scan): the shards not
+    /// listed then count as pending, which no one reads, since the caller stops too.
     init(files: ThumbnailFiles, stop: () -> Bool = { false }) {
         self.files = files
         let shards: [Sys.DirectoryEntry]
@@ -42,7 +43,7 @@ struct SettledThumbnails {
 
     /// Missing at some size and not marked undecodable.
     func isPending(hash: String) -> Bool {
-        if unlisted.contains(String(hash.prefix(2))) { return files.isPending(hash: hash) }
+        if !unlisted.isEmpty, unlisted.contains(String(hash.prefix(2))) { return files.isPending(hash: hash) }
         guard let prefix = Self.prefix(ofHex: hash.utf8) else { return files.isPending(hash: hash) }
         return !settled.contains(prefix)
     }
