@@ -17,7 +17,7 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # Build and test needs; scdoc makes the man pages, dpkg-dev the package, bash,
 # zsh and fish run the completion tests, and the tests make Live Photo videos
 # (QuickTime keys) and motion photos with ffmpeg.
-DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libvips-dev \
+DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
 	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
 # The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,

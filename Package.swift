@@ -44,6 +44,8 @@ let package = Package(
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
         cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
         cLibrary("CGExiv2", pkgConfig: "gexiv2", apt: "libgexiv2-dev"),
+        // exiv2 itself, for the filing path's metadata reader (CGExiv2Guard/exiv2_reader.h).
+        cLibrary("CExiv2", pkgConfig: "exiv2", apt: "libexiv2-dev"),
         cLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
         cLibrary("CMagic", pkgConfig: "libmagic", apt: "libmagic-dev"),
         cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
@@ -56,8 +58,8 @@ let package = Package(
         cLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // glibc calls the Glibc module does not import (syncfs, malloc_trim).
         .systemLibrary(name: "CSystemShims"),
-        // gexiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
-        .target(name: "CGExiv2Guard", dependencies: ["CGExiv2"]),
+        // gexiv2 and exiv2 calls behind a C++ catch-all: exiv2 throws more than gexiv2 catches.
+        .target(name: "CGExiv2Guard", dependencies: ["CGExiv2", "CExiv2"]),
 
         layer("System", ["CSystemShims"]),
         // What a media file is (type, sizes, capture date): plain values that the

@@ -1,10 +1,8 @@
-import CGExiv2
-import CGExiv2Guard
 import Foundation
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// What exiv2 (through gexiv2) says about a still image: real pixel size,
+/// What exiv2 says about a still image: real pixel size,
 /// orientation, the capture date tags and the hints that make a subtype.
 ///
 /// exiv2 rather than libvips for HEIC: Debian 12's libvips cannot open recent
@@ -51,58 +49,46 @@ package struct ExifMetadata {
     }
 
     /// Reads a file's bytes (a mapping of the whole file); the failure is exiv2's message.
+    ///
+    /// A TIFF or camera RAW whose previews exiv2 cannot list fails, as it did
+    /// through gexiv2 (whose every open lists them): such a file is then filed by
+    /// libvips' header, or refused, as before. Other formats skip the listing,
+    /// the bulk of gexiv2's cost per file (issue 15).
     package static func read(bytes: UnsafeRawBufferPointer, isTIFF: Bool = false) -> Result<
         ExifMetadata, ExifFailure
     > {
-        guard let handle = gexiv2_metadata_new() else {
-            return .failure(ExifFailure(reason: "gexiv2_metadata_new failed"))
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        var error: UnsafeMutablePointer<GError>?
-        // Through CGExiv2Guard: exiv2 throws C++ exceptions gexiv2 does not catch.
-        var thrown: CInt = 0
-        let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        guard pf_gexiv2_open_buf(handle, data, bytes.count, &error, &thrown) != 0, thrown == 0 else {
-            let reason = thrown != 0 ? "exiv2 failed on its metadata" : consume(&error)
-            return .failure(ExifFailure(reason: reason ?? "exiv2 could not read it"))
-        }
-        var result = ExifMetadata()
-        result.pixelWidth = Int(pf_gexiv2_get_pixel_width(handle, &thrown))
-        guard thrown == 0 else { return .failure(ExifFailure(reason: "exiv2 failed on its size")) }
-        result.pixelHeight = Int(pf_gexiv2_get_pixel_height(handle, &thrown))
-        guard thrown == 0 else { return .failure(ExifFailure(reason: "exiv2 failed on its size")) }
-        let orientation = Int(pf_gexiv2_try_get_orientation(handle, &error, &thrown).rawValue)
-        _ = consume(&error)
-        result.orientation = (1...8).contains(orientation) ? orientation : 1
-        result.dateTimeOriginal = tag(handle, "Exif.Photo.DateTimeOriginal")
-        result.offsetTimeOriginal = tag(handle, "Exif.Photo.OffsetTimeOriginal")
-        result.xmpDateTimeOriginal = tag(handle, "Xmp.exif.DateTimeOriginal")
-        result.xmpDateCreated = tag(handle, "Xmp.photoshop.DateCreated")
-        result.userComments = ["Exif.Photo.UserComment", "Xmp.exif.UserComment"].compactMap {
-            tag(handle, $0)
-        }
-        result.isDNG = tag(handle, "Exif.Image.DNGVersion") != nil
-        if let type = pf_gexiv2_get_mime_type(handle, &thrown), thrown == 0 {
-            result.mimeType = String(cString: type)
-        }
-        if isTIFF { result.imageDataEnd = imageDataEnd(handle) }
-        result.contentIdentifier = appleContentIdentifier(handle)
-        result.motionPhoto = motionPhotoAnnouncement(handle)
-        return .success(result)
+        Exiv2Image.open(bytes, listingPreviews: isTIFF).map { ExifMetadata(tags: $0, isTIFF: isTIFF) }
+    }
+
+    /// What the file's tags say, with `tags` over its parsed metadata.
+    init(tags: some ExifTags, isTIFF: Bool) {
+        pixelWidth = tags.pixelWidth
+        pixelHeight = tags.pixelHeight
+        orientation = (1...8).contains(tags.orientation) ? tags.orientation : 1
+        dateTimeOriginal = Self.tag(tags, "Exif.Photo.DateTimeOriginal")
+        offsetTimeOriginal = Self.tag(tags, "Exif.Photo.OffsetTimeOriginal")
+        xmpDateTimeOriginal = Self.tag(tags, "Xmp.exif.DateTimeOriginal")
+        xmpDateCreated = Self.tag(tags, "Xmp.photoshop.DateCreated")
+        userComments = ["Exif.Photo.UserComment", "Xmp.exif.UserComment"].compactMap { Self.tag(tags, $0) }
+        isDNG = Self.tag(tags, "Exif.Image.DNGVersion") != nil
+        mimeType = tags.mimeType
+        if isTIFF { imageDataEnd = Self.imageDataEnd(tags) }
+        contentIdentifier = Self.appleContentIdentifier(tags)
+        motionPhoto = Self.motionPhotoAnnouncement(tags)
     }
 
     /// The IFDs a camera TIFF or DNG keeps image data in: the main one and the
     /// sub-IFDs (DNG's full-size raw and previews).
     private static let imageGroups = ["Image", "SubImage1", "SubImage2", "SubImage3", "SubImage4"]
 
-    private static func imageDataEnd(_ handle: UnsafeMutablePointer<GExiv2Metadata>) -> Int64? {
+    private static func imageDataEnd(_ tags: some ExifTags) -> Int64? {
         var end: Int64?
         for group in imageGroups {
             for (offsetsTag, countsTag) in [
                 ("StripOffsets", "StripByteCounts"), ("TileOffsets", "TileByteCounts"),
             ] {
-                guard let offsets = numbers(tag(handle, "Exif.\(group).\(offsetsTag)")),
-                    let counts = numbers(tag(handle, "Exif.\(group).\(countsTag)"))
+                guard let offsets = numbers(tag(tags, "Exif.\(group).\(offsetsTag)")),
+                    let counts = numbers(tag(tags, "Exif.\(group).\(countsTag)"))
                 else { continue }
                 for (offset, count) in zip(offsets, counts) {
                     end = max(end ?? 0, offset + count)
@@ -124,23 +110,31 @@ package struct ExifMetadata {
     }
 
     /// A tag's value as text, nil when absent (or unreadable: a bad tag is no tag).
-    static func tag(_ handle: UnsafeMutablePointer<GExiv2Metadata>, _ name: String) -> String? {
-        var error: UnsafeMutablePointer<GError>?
-        var thrown: CInt = 0
-        let value = pf_gexiv2_try_get_tag_string(handle, name, &error, &thrown)
-        _ = consume(&error)
-        guard let value else { return nil }
-        defer { g_free(value) }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
+    /// No look-up in a kind of metadata the file has none of: an XMP one costs
+    /// microseconds even then.
+    static func tag(_ tags: some ExifTags, _ key: String) -> String? {
+        if key.hasPrefix("Xmp."), !tags.hasXMP { return nil }
+        if key.hasPrefix("Exif."), !tags.hasEXIF { return nil }
+        guard let text = tags.tagString(key), !text.isEmpty else { return nil }
+        return text
     }
+}
 
-    /// Frees a GError, returning its message.
-    static func consume(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
-        guard let pointer = error else { return nil }
-        let message = pointer.pointee.message.map { String(cString: $0) }
-        g_error_free(pointer)
-        error = nil
-        return message
-    }
+/// A file's metadata as exiv2 parsed it: what `ExifMetadata` is made of. Each
+/// answer is gexiv2 0.14's for the same question (the readers' equivalence test
+/// asks gexiv2 too).
+protocol ExifTags {
+    var pixelWidth: Int { get }
+    var pixelHeight: Int { get }
+    /// 1–8, 0 when unspecified.
+    var orientation: Int { get }
+    var mimeType: String? { get }
+    /// False when the file has no XMP: every `Xmp.` key is then absent.
+    var hasXMP: Bool { get }
+    /// False when the file has no EXIF: every `Exif.` key is then absent.
+    var hasEXIF: Bool { get }
+    /// `key`'s value as exiv2 prints it; nil when absent or not a key exiv2 knows.
+    func tagString(_ key: String) -> String?
+    /// An `Exif.` key's value as stored; nil when absent or empty.
+    func tagBytes(_ key: String) -> [UInt8]?
 }
