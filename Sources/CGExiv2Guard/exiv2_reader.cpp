@@ -39,17 +39,41 @@ bool equalIgnoringASCIICase(const std::string &a, const char *b) {
     return true;
 }
 
+// The first datum of `key`, as ExifData::findKey finds it. That one builds every
+// datum's key string to compare it; a key names its group, and group names are
+// one per IFD id, so the data of other groups are passed over by number first.
+Exiv2::ExifData::iterator find(Exiv2::ExifData &data, const Exiv2::ExifKey &key) {
+    const int group = key.ifdId();
+    const std::string name = key.key();
+    for (auto it = data.begin(); it != data.end(); ++it) {
+        if (it->ifdId() == group && it->key() == name) return it;
+    }
+    return data.end();
+}
+
+Exiv2::XmpData::iterator find(Exiv2::XmpData &data, const Exiv2::XmpKey &key) { return data.findKey(key); }
+
 // gexiv2's look-up: the key's first datum, or, when that one holds no value
 // component, the next datum (of whatever key) that does. gexiv2 0.14 skips
 // forward that way, so this does too: the answers must be the same.
 template <typename Data, typename Key> typename Data::iterator firstWithValue(Data &data, const char *key) {
-    auto it = data.findKey(Key(key));
+    auto it = find(data, Key(key));
     while (it != data.end() && it->count() == 0) ++it;
     return it;
 }
 
-// gexiv2's "has tag": some datum of that key (compared ignoring ASCII case) holds a value.
-template <typename Data> bool hasValue(Data &data, const char *key) {
+// gexiv2's "has tag": some datum of that key (compared ignoring ASCII case) holds
+// a value. Passed over by group first, as in `find` (no two group names differ
+// in case only).
+bool hasValue(Exiv2::ExifData &data, const char *key) {
+    const int group = Exiv2::ExifKey(key).ifdId();
+    for (const auto &datum : data) {
+        if (datum.ifdId() == group && datum.count() > 0 && equalIgnoringASCIICase(datum.key(), key)) return true;
+    }
+    return false;
+}
+
+bool hasValue(Exiv2::XmpData &data, const char *key) {
     for (const auto &datum : data) {
         if (datum.count() > 0 && equalIgnoringASCIICase(datum.key(), key)) return true;
     }

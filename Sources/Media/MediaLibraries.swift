@@ -36,6 +36,8 @@ package enum MediaLibraries {
 
 private let startup: MediaError? = {
     installLogHandlers()
+    // exiv2's start-up too (BMFF on, the XMP parser's lock), for ExifMetadata's own
+    // exiv2 reader as much as for gexiv2: both use the one libexiv2 of the process.
     guard gexiv2_initialize() != 0 else {
         return .libraryUnavailable(name: "gexiv2", reason: "gexiv2_initialize failed")
     }
@@ -49,7 +51,7 @@ private let startup: MediaError? = {
     vips_vector_set_enabled(0)
     photofiler_heif_load_plugins()
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
-    // namespace table is process-wide and unlocked).
+    // namespace table is process-wide and unlocked; ExifMetadata's reader sees them).
     for (prefix, uri) in MotionPhoto.namespaces {
         var error: UnsafeMutablePointer<GError>?
         if gexiv2_metadata_try_register_xmp_namespace(uri, prefix, &error) == 0, let error {
