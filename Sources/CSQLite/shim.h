@@ -1,1 +1,9 @@
 #include <sqlite3.h>
+
+/// sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes): how large a statement
+/// journal grows in memory before it spills to a temporary file. Here because
+/// sqlite3_config is variadic, which Swift cannot call. Returns SQLITE_OK, or
+/// SQLITE_MISUSE once SQLite is initialised.
+static inline int photofiler_sqlite_statement_journal_spill(int bytes) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
+}

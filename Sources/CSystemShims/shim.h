@@ -25,6 +25,10 @@ static inline int photofiler_limit_malloc_arenas(int count) { return mallopt(M_A
 /// its own, unmapped when freed; setting it also stops glibc raising it on its own.
 static inline int photofiler_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
+/// mallopt(3) M_TRIM_THRESHOLD: free memory at the top of the heap is given back
+/// only beyond `bytes`.
+static inline int photofiler_fix_malloc_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+
 /// Moves the calling thread, and only it (Linux schedules threads one by one),
 /// to nice `nice` and the idle I/O class (ioprio_set(2): IOPRIO_WHO_PROCESS = 1
 /// with a thread id; IOPRIO_CLASS_IDLE = 3 in the top bits), for background work

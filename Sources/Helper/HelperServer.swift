@@ -44,6 +44,7 @@ package final class HelperServer {
         Sys.limitMallocArenas(2)
         // Freed decoder planes go back to the system at once, not into the next peak.
         Sys.mapLargeAllocations(from: 1 << 20)
+        Sys.keepFreedHeap(upTo: 4 << 20)
         let server = HelperServer()
         do throws(LockdownError) {
             try Lockdown.apply(socket: socket)

@@ -30,14 +30,14 @@ public final class MediaReader {
         let file = FileBytes(fd: fd, path: path, size: size)
         let head = try file.read(at: 0, count: MagicSniffer.bytesMax)
         guard !head.isEmpty else { throw .empty(path: path) }
-        var mimeType: String
+        let mimeType: String
         switch sniffer.mimeType(of: head) {
         case .success(let detected): mimeType = detected
         case .failure(let failure): throw .unreadable(path: path, reason: "libmagic: \(failure.reason)")
         }
         // Every library reads the descriptor's bytes, never a path: the same inode
         // whatever happens to `path` meanwhile, and nothing to open in the sandbox.
-        var format = MediaFormat(mimeType: mimeType)
+        let format = MediaFormat(mimeType: mimeType)
         if format == .video {
             _ = try CompletenessCheck.check(.video, head: head, file: file)
             return try readVideo(fd, size: size, mimeType: mimeType, path: path)
@@ -50,6 +50,17 @@ public final class MediaReader {
                 path: path, format: format.displayName,
                 reason: "larger than the \(Self.largestMappedImage >> 20) MiB an image may be")
         }
+        // A file the sniff read whole is not mapped again: a mapping costs a page
+        // fault per page and, in a helper with threads, a TLB shoot-down on unmap.
+        if head.count == size {
+            let read = head.withUnsafeBytes { bytes in
+                Result { () throws(MediaError) in
+                    try readStill(
+                        bytes, head: head, file: file, format: format, mimeType: mimeType, mayBeRaw: mayBeRaw)
+                }
+            }
+            return try read.get()
+        }
         let bytes: UnsafeRawBufferPointer
         do {
             bytes = try Sys.mapReadOnly(fd, count: Int(size))
@@ -57,6 +68,18 @@ public final class MediaReader {
             throw .unreadable(path: path, reason: error.description)
         }
         defer { Sys.unmap(bytes) }
+        return try readStill(
+            bytes, head: head, file: file, format: format, mimeType: mimeType, mayBeRaw: mayBeRaw)
+    }
+
+    /// A still image's metadata from its whole bytes (`head`: its first bytes, as sniffed).
+    private func readStill(
+        _ bytes: UnsafeRawBufferPointer, head: [UInt8], file: FileBytes, format sniffed: MediaFormat?,
+        mimeType sniffedType: String, mayBeRaw: Bool
+    ) throws(MediaError) -> MediaInfo {
+        let path = file.path
+        var format = sniffed
+        var mimeType = sniffedType
         var exif: ExifMetadata?
         if mayBeRaw {
             if let raw = Self.cameraRaw(bytes) {

@@ -231,13 +231,14 @@ public final class HelperPool: @unchecked Sendable {
             return nil
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: process.socket.rawValue, queue: queue)
-        // One timer per helper, moved rather than made anew for each answer; it is
+        // One timer per helper, moved (`armDeadline`) rather than made anew; it is
         // parked at `.distantFuture` (never fires) while the helper has nothing to do.
         let deadline = DispatchSource.makeTimerSource(queue: queue)
         let helper = RunningHelper(process: process, source: source, deadline: deadline)
         source.setEventHandler { @Sendable [unowned self, unowned helper] in self.readAnswers(helper) }
         source.setCancelHandler { @Sendable in process.socket.close() }
         deadline.setEventHandler { @Sendable [unowned self, unowned helper] in
+            helper.armedUntil = nil  // it fired: a timer without an interval fires once
             guard self.helpers.contains(where: { $0 === helper }), !helper.inFlight.isEmpty else { return }
             self.deadlineReached(helper)
         }
@@ -306,9 +307,10 @@ public final class HelperPool: @unchecked Sendable {
             helper.inFlight.removeFirst()
             helper.served += 1
             job.reads.complete(job.index, .success(answer))
-            armDeadline(helper)
             if helper.inFlight.isEmpty, helper.served >= settings.requestsPerHelper { retire(helper) }
         }
+        // Once for every answer read: the new head's deadline starts now.
+        if helpers.contains(where: { $0 === helper }) { armDeadline(helper) }
         pump()
     }
 
@@ -365,14 +367,28 @@ public final class HelperPool: @unchecked Sendable {
 
     /// The head of a helper's line has its deadline from when it got there; a helper
     /// with nothing to do has none.
+    ///
+    /// The timer is only ever moved earlier here: one armed for an earlier head fires
+    /// before this head is due, and `deadlineReached` then waits for what is still
+    /// due. Moving it for every answer woke Dispatch's timer thread once a file in
+    /// a burst.
     private func armDeadline(_ helper: RunningHelper) {
         guard let head = helper.inFlight.first else {
             helper.headStart = nil
-            helper.deadline.schedule(deadline: .distantFuture)
+            if helper.armedUntil != nil { schedule(helper, at: nil) }
             return
         }
-        helper.headStart = (.now(), HelperCPUTime.seconds(of: helper.process.pid) ?? 0)
-        helper.deadline.schedule(deadline: .now() + deadline(for: head), leeway: .milliseconds(100))
+        let now = DispatchTime.now()
+        helper.headStart = (now, HelperCPUTime.seconds(of: helper.process.pid) ?? 0)
+        let due = now + deadline(for: head)
+        if let armed = helper.armedUntil, armed <= due { return }
+        schedule(helper, at: due)
+    }
+
+    /// Moves the helper's deadline timer (nil: parked, it never fires).
+    private func schedule(_ helper: RunningHelper, at time: DispatchTime?) {
+        helper.armedUntil = time
+        helper.deadline.schedule(deadline: time ?? .distantFuture, leeway: .milliseconds(100))
     }
 
     /// The wall time of the head's deadline is up: the helper is killed when it spent
@@ -390,7 +406,7 @@ public final class HelperPool: @unchecked Sendable {
             return
         }
         let wait = min(max(budget - cpu, 0.25), 4 * budget - wall)
-        helper.deadline.schedule(deadline: .now() + wait, leeway: .milliseconds(100))
+        schedule(helper, at: .now() + wait)
     }
 
     private func armIdleTimer() {
@@ -461,6 +477,8 @@ private final class RunningHelper: @unchecked Sendable {
     var served = 0
     /// When the head of `inFlight` got there, and the helper's CPU time then.
     var headStart: (wall: DispatchTime, cpu: Double)?
+    /// When `deadline` fires; nil while it is parked.
+    var armedUntil: DispatchTime?
 
     init(process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer) {
         self.process = process

@@ -23,6 +23,14 @@ extension Sys {
         _ = photofiler_fix_malloc_mmap_threshold(CInt(bytes))
     }
 
+    /// Freed memory at the top of the heap kept for reuse up to `bytes`. Fixing the
+    /// mmap threshold also fixes this one at glibc's 128 KiB, and a helper reading
+    /// one file after another then gave its heap back and faulted it in again for
+    /// every file (three `brk` calls a file, measured with `strace -f` on a burst).
+    public static func keepFreedHeap(upTo bytes: Int) {
+        _ = photofiler_fix_malloc_trim_threshold(CInt(bytes))
+    }
+
     /// `syncfs`: makes everything written to the file system holding `path` durable in
     /// one call — file contents and folder entries alike. A group of files filed
     /// together pays this once instead of an `fsync` per file and per folder.
