@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 // See the header: gexiv2 0.14.0's answers, without its preview listing.
 
@@ -39,25 +41,52 @@ bool equalIgnoringASCIICase(const std::string &a, const char *b) {
     return true;
 }
 
+// What a look-up needs of an Exif key: its group's IFD id and its text as exiv2
+// spells it.
+struct ExifKeyName {
+    int group;
+    std::string text;
+};
+
+// ExifKey's parse of a key's text (group and tag names found by linear search)
+// costs more than the look-up itself, and every file is asked the same few dozen
+// keys: each is parsed once per process (readers on several threads share the
+// table). A key exiv2 does not know throws, as ExifKey does.
+ExifKeyName parsed(const char *key) {
+    static std::mutex lock;
+    static std::unordered_map<std::string, ExifKeyName> known;
+    std::string text(key);
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        auto it = known.find(text);
+        if (it != known.end()) return it->second;
+    }
+    Exiv2::ExifKey exifKey(text);
+    ExifKeyName name{exifKey.ifdId(), exifKey.key()};
+    std::lock_guard<std::mutex> guard(lock);
+    // Bounded whatever the callers ask: past that, keys are parsed every time.
+    if (known.size() < 256) known.emplace(text, name);
+    return name;
+}
+
 // The first datum of `key`, as ExifData::findKey finds it. That one builds every
 // datum's key string to compare it; a key names its group, and group names are
 // one per IFD id, so the data of other groups are passed over by number first.
-Exiv2::ExifData::iterator find(Exiv2::ExifData &data, const Exiv2::ExifKey &key) {
-    const int group = key.ifdId();
-    const std::string name = key.key();
+Exiv2::ExifData::iterator find(Exiv2::ExifData &data, const char *key) {
+    const ExifKeyName name = parsed(key);
     for (auto it = data.begin(); it != data.end(); ++it) {
-        if (it->ifdId() == group && it->key() == name) return it;
+        if (it->ifdId() == name.group && it->key() == name.text) return it;
     }
     return data.end();
 }
 
-Exiv2::XmpData::iterator find(Exiv2::XmpData &data, const Exiv2::XmpKey &key) { return data.findKey(key); }
+Exiv2::XmpData::iterator find(Exiv2::XmpData &data, const char *key) { return data.findKey(Exiv2::XmpKey(key)); }
 
 // gexiv2's look-up: the key's first datum, or, when that one holds no value
 // component, the next datum (of whatever key) that does. gexiv2 0.14 skips
 // forward that way, so this does too: the answers must be the same.
-template <typename Data, typename Key> typename Data::iterator firstWithValue(Data &data, const char *key) {
-    auto it = find(data, Key(key));
+template <typename Data> typename Data::iterator firstWithValue(Data &data, const char *key) {
+    auto it = find(data, key);
     while (it != data.end() && it->count() == 0) ++it;
     return it;
 }
@@ -66,7 +95,7 @@ template <typename Data, typename Key> typename Data::iterator firstWithValue(Da
 // a value. Passed over by group first, as in `find` (no two group names differ
 // in case only).
 bool hasValue(Exiv2::ExifData &data, const char *key) {
-    const int group = Exiv2::ExifKey(key).ifdId();
+    const int group = parsed(key).group;
     for (const auto &datum : data) {
         if (datum.ifdId() == group && datum.count() > 0 && equalIgnoringASCIICase(datum.key(), key)) return true;
     }
@@ -80,8 +109,8 @@ bool hasValue(Exiv2::XmpData &data, const char *key) {
     return false;
 }
 
-template <typename Data, typename Key> long longValue(Data &data, const char *key) {
-    auto it = firstWithValue<Data, Key>(data, key);
+template <typename Data> long longValue(Data &data, const char *key) {
+    auto it = firstWithValue(data, key);
     return it == data.end() ? 0 : it->toLong();
 }
 
@@ -100,20 +129,20 @@ int orientationOf(Exiv2::Image &image) {
     if (!exif.empty()) {
         for (const char *key : {"Exif.MinoltaCs7D.Rotation", "Exif.MinoltaCs5D.Rotation"}) {
             if (!hasValue(exif, key)) continue;
-            switch (longValue<Exiv2::ExifData, Exiv2::ExifKey>(exif, key)) {
+            switch (longValue(exif, key)) {
             case 76: return 6;
             case 82: return 8;
             case 72: return 0;
             default: break;
             }
         }
-        long value = longValue<Exiv2::ExifData, Exiv2::ExifKey>(exif, "Exif.Image.Orientation");
+        long value = longValue(exif, "Exif.Image.Orientation");
         if (isOrientation(value)) return static_cast<int>(value);
     }
     Exiv2::XmpData &xmp = image.xmpData();
     const char *fallback = "Xmp.tiff.ImageWidth";
     if (!hasValue(xmp, fallback)) return 0;
-    long value = longValue<Exiv2::XmpData, Exiv2::XmpKey>(xmp, fallback);
+    long value = longValue(xmp, fallback);
     return isOrientation(value) ? static_cast<int>(value) : 0;
 }
 
@@ -184,12 +213,12 @@ extern "C" char *pf_exiv2_tag_string(pf_exiv2_image *image, const char *key) {
     try {
         if (hasPrefix(key, "Xmp.")) {
             Exiv2::XmpData &xmp = image->image->xmpData();
-            auto it = firstWithValue<Exiv2::XmpData, Exiv2::XmpKey>(xmp, key);
+            auto it = firstWithValue(xmp, key);
             return it == xmp.end() ? nullptr : copyOf(it->toString());
         }
         if (hasPrefix(key, "Exif.")) {
             Exiv2::ExifData &exif = image->image->exifData();
-            auto it = firstWithValue<Exiv2::ExifData, Exiv2::ExifKey>(exif, key);
+            auto it = firstWithValue(exif, key);
             return it == exif.end() ? nullptr : copyOf(it->toString());
         }
     } catch (...) {
@@ -202,7 +231,7 @@ extern "C" uint8_t *pf_exiv2_tag_raw(pf_exiv2_image *image, const char *key, siz
     try {
         if (!hasPrefix(key, "Exif.")) return nullptr;
         Exiv2::ExifData &exif = image->image->exifData();
-        auto it = firstWithValue<Exiv2::ExifData, Exiv2::ExifKey>(exif, key);
+        auto it = firstWithValue(exif, key);
         if (it == exif.end()) return nullptr;
         long size = it->size();
         if (size <= 0) return nullptr;
