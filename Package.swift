@@ -141,13 +141,15 @@ let package = Package(
         .target(
             name: "LivePhotoFixtures", dependencies: ["PhotoFilerSystem", "TestSupport", "CGExiv2"],
             path: "Tests/LivePhotoFixtures"),
+        // gexiv2's reading calls, the reference the exiv2 reader is held to.
+        .target(name: "CGExiv2Reference", dependencies: ["CGExiv2"], path: "Tests/CGExiv2Reference"),
         .testTarget(
             name: "PhotoFilerCoreTests",
             dependencies: [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerMedia",
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
-                "PhotoFilerServer", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures",
+                "PhotoFilerServer", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures", "CGExiv2Reference",
                 "photofiler-helper",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.

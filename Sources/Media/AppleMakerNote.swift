@@ -3,7 +3,7 @@
 /// with its Live Photo video.
 ///
 /// Debian's exiv2 0.27 does not decode Apple MakerNotes, and neither does libexif,
-/// so this walks the raw `Exif.Photo.MakerNote` bytes gexiv2 hands out: the one
+/// so this walks the raw `Exif.Photo.MakerNote` bytes exiv2 hands out: the one
 /// hand-written reader of the project, kept small and bounded. The layout is
 /// `Apple iOS\0`, a version (`00 01`), `MM`, then one big-endian TIFF IFD whose
 /// value offsets count from the start of the MakerNote. Every read is checked

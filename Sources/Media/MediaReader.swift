@@ -4,7 +4,7 @@ import PhotoFilerSystem
 
 /// Reads type and metadata from the bytes of one open file.
 ///
-/// Owns a libmagic handle and uses gexiv2, libvips and libavformat, none of which
+/// Owns a libmagic handle and uses exiv2, libvips and libavformat, none of which
 /// is safe to share across threads: one reader per serial queue.
 ///
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
@@ -112,7 +112,7 @@ public final class MediaReader {
         head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) && head[8..<12].elementsEqual("crx ".utf8)
     }
 
-    /// exiv2 reads the mapping (gexiv2_metadata_open_buf): the helper's filter lets
+    /// exiv2 reads the bytes in memory (a mapping, or the sniffed head): the filter lets
     /// it open no path, and the bytes are the same inode's.
     private static func cameraRaw(_ bytes: UnsafeRawBufferPointer) -> ExifMetadata? {
         guard case .success(let exif) = ExifMetadata.read(bytes: bytes, isTIFF: true),

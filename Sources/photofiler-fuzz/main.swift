@@ -8,7 +8,7 @@ import PhotoFilerSystem
 
 // photofiler-fuzz: feeds arbitrary bytes to the helper's entry point, the one
 // place strangers' bytes are parsed (`HelperServer.answer`: type sniffer,
-// completeness check, gexiv2/libvips/libavformat metadata), and to the
+// completeness check, exiv2/libvips/libavformat metadata), and to the
 // capture-date parsers. It runs the helper's code in process, without the
 // lockdown, so that a crash shows where it is.
 // It also runs the two hand-written walkers of Live Photos: the Apple MakerNote

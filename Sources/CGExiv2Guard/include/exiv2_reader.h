@@ -15,8 +15,10 @@
 //
 // Each answer is the one gexiv2 0.14.0 gives for the same call (the equivalence
 // test reads every corpus file both ways). Every entry point catches every C++
-// exception (exiv2 throws more than Exiv2::Error on hostile files, see
-// gexiv2_guard.h): an exception in a look-up reads as "absent".
+// exception: exiv2 throws more than Exiv2::Error on hostile files (fuzzing found
+// std::overflow_error, Tests/PhotoFilerCoreTests/Media/FuzzInputs: one bad TIFF
+// in an inbox killed the daemon at every start while gexiv2 let it through). An
+// exception in a look-up reads as "absent".
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
 
 // The largest preview exiv2 finds in a RAW or DNG file, for its thumbnail:
 // Debian's libvips 8.14 has no libraw loader, so a camera file's pixels come from
-// the JPEG (or small TIFF) its camera embedded. Behind a C++ catch-all like the
-// other gexiv2 calls (see gexiv2_guard.h).
+// the JPEG (or small TIFF) its camera embedded. Behind a C++ catch-all, like
+// every exiv2 call (exiv2_reader.h says why).
 
 #include <gexiv2/gexiv2.h>
 

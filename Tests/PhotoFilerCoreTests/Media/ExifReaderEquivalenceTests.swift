@@ -1,5 +1,5 @@
 import CGExiv2
-import CGExiv2Guard
+import CGExiv2Reference
 import Foundation
 import LivePhotoFixtures
 import TestSupport
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-/// The gexiv2 0.14 calls `ExifMetadata.read` made before (CGExiv2Guard/gexiv2_guard.h),
+/// The gexiv2 0.14 calls `ExifMetadata.read` made before (Tests/CGExiv2Reference),
 /// every look-up included.
 final class GExiv2Reference: ExifTags {
     private let handle: UnsafeMutablePointer<GExiv2Metadata>

@@ -1,13 +1,14 @@
-#ifndef PHOTOFILER_GEXIV2_GUARD_H
-#define PHOTOFILER_GEXIV2_GUARD_H
+#ifndef PHOTOFILER_GEXIV2_REFERENCE_H
+#define PHOTOFILER_GEXIV2_REFERENCE_H
 
-// The gexiv2 calls photofiler makes, each behind a C++ catch-all.
+// The gexiv2 0.14 calls photofiler's metadata reader made before it read through
+// exiv2 itself (Sources/CGExiv2Guard/exiv2_reader.h), kept for the tests alone:
+// ExifReaderEquivalenceTests holds the new reader to gexiv2's answers.
 //
-// gexiv2 catches Exiv2::Error only: exiv2 also throws std::overflow_error (and
-// others) on hostile files, which then unwinds out of a C function and aborts the
-// process. Found by fuzzing (Tests/PhotoFilerCoreTests/Media/FuzzInputs): one bad
-// TIFF in an inbox killed the daemon at every start. `*thrown` is set to 1 when a
-// C++ exception was caught; the result then means nothing.
+// Each is behind a C++ catch-all: gexiv2 catches Exiv2::Error only, and exiv2
+// also throws std::overflow_error (and others) on hostile files (the fuzzer's
+// inputs in Tests/PhotoFilerCoreTests/Media/FuzzInputs). `*thrown` is set to 1
+// when a C++ exception was caught; the result then means nothing.
 
 #include <gexiv2/gexiv2.h>
 

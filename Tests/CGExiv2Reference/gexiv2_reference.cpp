@@ -1,4 +1,4 @@
-#include "gexiv2_guard.h"
+#include "gexiv2_reference.h"
 
 // See the header: every call is wrapped so that no C++ exception leaves exiv2.
 
