@@ -24,6 +24,19 @@ extension Filer {
         return folder.appending(placed)
     }
 
+    /// The roll link names the inode that was opened, read and hashed. The link is
+    /// made by the source's name, which an app may have saved again (a rename over
+    /// it) since the inspection; those bytes are not filed under the old ones' hash.
+    /// The caller takes the link back; the source settles and is filed anew.
+    func verifyLinked(_ rollPath: BytePath, is inspected: FileStatus, source: BytePath) throws(FilingError) {
+        let linked = try systemCall(source) { () throws(SystemError) in
+            try Sys.status(layout.absolute(rollPath))
+        }
+        guard linked.device == inspected.device, linked.inode == inspected.inode else {
+            throw .changedWhileFiling(path: source)
+        }
+    }
+
     /// Links the asset's roll file, and a Live Photo's paired video, into the album;
     /// each entry is noted in `item` as soon as it exists, so an undo finds it.
     func linkResources(

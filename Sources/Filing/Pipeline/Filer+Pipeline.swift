@@ -228,6 +228,9 @@ extension Filer {
                 item.bytes, preferred: item.source.lastComponent, folder: folder, source: item.source,
                 folders: &folders)
             items[position].rollPath = rollPath
+            if item.stagedCopy == nil, let inspected = item.status {
+                try verifyLinked(rollPath, is: inspected, source: item.source)
+            }
             let asset = draft.record(rollPath: rollPath, addedAt: now())
             items[position].asset = asset
             if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
