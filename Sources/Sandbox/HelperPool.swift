@@ -282,6 +282,7 @@ public final class HelperPool: @unchecked Sendable {
     private func readAnswers(_ helper: RunningHelper) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard helpers.contains(where: { $0 === helper }) else { return }
+        var answered = false
         while true {
             let message: (bytes: [UInt8], descriptors: [FileDescriptor])?
             do {
@@ -306,11 +307,13 @@ public final class HelperPool: @unchecked Sendable {
             }
             helper.inFlight.removeFirst()
             helper.served += 1
+            answered = true
             job.reads.complete(job.index, .success(answer))
             if helper.inFlight.isEmpty, helper.served >= settings.requestsPerHelper { retire(helper) }
         }
-        // Once for every answer read: the new head's deadline starts now.
-        if helpers.contains(where: { $0 === helper }) { armDeadline(helper) }
+        // Once for the answers read: the new head's deadline starts now (and only
+        // then: a wake-up that read nothing leaves the head's deadline alone).
+        if answered, helpers.contains(where: { $0 === helper }) { armDeadline(helper) }
         pump()
     }
 
