@@ -179,7 +179,7 @@ public struct Reconciler {
             if let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
                 // The old name of a video that pairing moved beside its still, left by a
                 // crash after the commit (issue 14): the same file, so that name goes.
-                guard kept.device == status.device, kept.inode == status.inode else { return false }
+                guard kept.isSameFile(as: status) else { return false }
                 try filer.systemCall(path) { () throws(SystemError) in
                     try Sys.unlink(path)
                     try Sys.syncDirectory(path.parent)

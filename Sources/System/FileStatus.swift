@@ -29,6 +29,10 @@ public struct FileStatus: Hashable, Sendable {
     public var isDirectory: Bool { kind == .directory }
     public var isSymbolicLink: Bool { kind == .symbolicLink }
 
+    /// The same inode on the same device: another name of this file, or this name
+    /// still naming it.
+    public func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
+
     /// Modification time in seconds since the epoch, with fractions.
     public var modificationTime: Double { Double(modificationNanoseconds) / 1e9 }
 }

@@ -54,9 +54,9 @@ public enum NameAllocator {
             do throws(SystemError) {
                 try Sys.link(file, to: name)
             } catch  where error.errno == .exists {
-                guard let there = try Sys.statusIfExists(name), there.device == original.device,
-                    there.inode == original.inode
-                else { throw error }
+                guard let there = try Sys.statusIfExists(name), there.isSameFile(as: original) else {
+                    throw error
+                }
             }
         }
     }

@@ -24,19 +24,6 @@ extension Filer {
         return folder.appending(placed)
     }
 
-    /// The roll link names the inode that was opened, read and hashed. The link is
-    /// made by the source's name, which an app may have saved again (a rename over
-    /// it) since the inspection; those bytes are not filed under the old ones' hash.
-    /// The caller takes the link back; the source settles and is filed anew.
-    func verifyLinked(_ rollPath: BytePath, is inspected: FileStatus, source: BytePath) throws(FilingError) {
-        let linked = try systemCall(source) { () throws(SystemError) in
-            try Sys.status(layout.absolute(rollPath))
-        }
-        guard linked.device == inspected.device, linked.inode == inspected.inode else {
-            throw .changedWhileFiling(path: source)
-        }
-    }
-
     /// Links the asset's roll file, and a Live Photo's paired video, into the album;
     /// each entry is noted in `item` as soon as it exists, so an undo finds it.
     func linkResources(
@@ -104,10 +91,20 @@ extension Filer {
         }
     }
 
-    /// Move mode's last step, once the asset is durable: the inbox copy goes. A
-    /// failure here loses nothing (the file is filed), so it is a warning.
-    package func removeSource(_ source: BytePath) {
+    /// Move mode's last step, once the asset is durable: the inbox copy goes, if its
+    /// name still holds the file that was filed. An app may have saved that name
+    /// again since the inspection (a rename over it): the new file stays and is filed
+    /// in its turn (its rename was an event). A failure here loses nothing (the file
+    /// is filed), so it is a warning.
+    func removeSource(_ item: PipelineItem) {
+        let source = item.source
         do {
+            if let inspected = item.status {
+                guard let there = try Sys.statusIfExists(source), there.isSameFile(as: inspected) else {
+                    log.debug("'\(source.display)' was saved again while it was filed; the new file stays.")
+                    return
+                }
+            }
             try Sys.unlinkIfPresent(source)
         } catch {
             log.warning(

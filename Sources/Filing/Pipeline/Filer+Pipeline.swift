@@ -207,7 +207,7 @@ extension Filer {
         // 6. Every file of the group is durable: the sources go, then what a restore left.
         for position in linked {
             let item = items[position]
-            if item.request.mode == .move, item.plan != .alreadySeen { removeSource(item.source) }
+            if item.request.mode == .move, item.plan != .alreadySeen { removeSource(item) }
             if case .restore(let asset) = item.plan { removeRecentlyDeletedFiles(of: asset, item) }
         }
     }
@@ -229,7 +229,10 @@ extension Filer {
                 folders: &folders)
             items[position].rollPath = rollPath
             if item.stagedCopy == nil, let inspected = item.status {
-                try verifyLinked(rollPath, is: inspected, source: item.source)
+                let linked = try systemCall(item.source) { () throws(SystemError) in
+                    try Sys.status(layout.absolute(rollPath))
+                }
+                guard linked.isSameFile(as: inspected) else { throw .changedWhileFiling(path: item.source) }
             }
             let asset = draft.record(rollPath: rollPath, addedAt: now())
             items[position].asset = asset
