@@ -134,7 +134,10 @@ let package = Package(
             ]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(
-            name: "TestSupport", dependencies: ["PhotoFilerSystem", "PhotoFilerCatalog", "PhotoFilerFiling"],
+            name: "TestSupport",
+            dependencies: [
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
+            ],
             path: "Tests/TestSupport"),
         // Live Photo halves and motion photos the tests make (gexiv2 writes the still's
         // MakerNote and XMP; ffmpeg the video's QuickTime key).

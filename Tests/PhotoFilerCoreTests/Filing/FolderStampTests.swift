@@ -1,4 +1,3 @@
-import CCrypto
 import Foundation
 import Glibc
 import PhotoFilerCatalog
@@ -35,27 +34,9 @@ struct FolderStampTests {
             for (name, folder, album) in [
                 ("a", "2020/01", "QQ"), ("b", "2020/01", "WeChat"), ("c", "2021/02", "QQ"),
             ] {
-                let relative = BytePath("Roll/\(folder)/\(name).jpg")
-                try Sys.makeDirectories(library.layout.absolute(relative).parent)
-                let bytes = Array("folder stamp asset \(name)\n".utf8)
-                try writeFile(library.layout.absolute(relative), bytes)
-                try Sys.link(
-                    library.layout.absolute(relative),
-                    to: library.layout.albums.appending(album).appending("\(name).jpg"))
-                let created = CaptureDate(
-                    secondsSinceEpoch: 1_600_000_000, utcOffsetSeconds: 0, source: .exif)
-                let id = try catalog.insertAsset(
-                    AssetRecord(
-                        id: 0, rollPath: relative, hash: Self.sha256(bytes),
-                        info: MediaInfo(
-                            mediaType: .image, mimeType: "image/jpeg", pixelWidth: 1, pixelHeight: 1,
-                            embeddedDate: created),
-                        created: created, addedAt: 1_700_000_000, size: Int64(bytes.count),
-                        originalName: BytePath("\(name).jpg"), sourceInbox: album))
-                try catalog.addMembership(
-                    asset: id, album: albums[album]!.id, entryName: BytePath("\(name).jpg"), at: 1_700_000_000
-                )
-                ids[name] = id
+                ids[name] = try placeAsset(
+                    Array("folder stamp asset \(name)\n".utf8), at: BytePath("Roll/\(folder)/\(name).jpg"),
+                    entry: BytePath("\(name).jpg"), album: albums[album]!, in: library)
             }
         }
 
@@ -75,15 +56,6 @@ struct FolderStampTests {
         func isMember(_ asset: String, of album: String) throws -> Bool {
             guard let record = try library.catalog.album(named: album) else { return false }
             return try library.catalog.membership(asset: ids[asset]!, album: record.id)?.isActive == true
-        }
-
-        static func sha256(_ bytes: [UInt8]) -> String {
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            _ = bytes.withUnsafeBytes {
-                EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil)
-            }
-            return digest.map { String(format: "%02x", $0) }.joined()
         }
     }
 

@@ -81,25 +81,11 @@ struct OrderedHasherTests {
         try catalog.transaction {
             for index in 0..<5_000 {
                 let relative = BytePath("Roll/2020/\(String(format: "%02d", index % 3 + 1))/a\(index).jpg")
-                if index < 3 { try Sys.makeDirectories(library.layout.absolute(relative).parent) }
-                let bytes = Array("ordered hasher asset \(index)\n".utf8)
-                try writeFile(library.layout.absolute(relative), bytes)
-                try Sys.link(
-                    library.layout.absolute(relative),
-                    to: library.layout.albums.appending("QQ").appending("a\(index).jpg"))
-                let created = CaptureDate(
-                    secondsSinceEpoch: 1_600_000_000, utcOffsetSeconds: 0, source: .exif)
-                let id = try catalog.insertAsset(
-                    AssetRecord(
-                        id: 0, rollPath: relative, hash: Self.hash(bytes),
-                        info: MediaInfo(
-                            mediaType: .image, mimeType: "image/jpeg", pixelWidth: 1, pixelHeight: 1,
-                            embeddedDate: created),
-                        created: created, addedAt: 1_700_000_000, size: Int64(bytes.count),
-                        originalName: BytePath("a\(index).jpg"), sourceInbox: "QQ"))
-                try catalog.addMembership(
-                    asset: id, album: album.id, entryName: BytePath("a\(index).jpg"), at: 1_700_000_000)
-                ids.append(id)
+                ids.append(
+                    try placeAsset(
+                        Array("ordered hasher asset \(index)\n".utf8), at: relative,
+                        entry: BytePath("a\(index).jpg"),
+                        album: album, in: library))
             }
         }
         #expect(try library.check(repair: false).differences.isEmpty)
