@@ -12,9 +12,11 @@ import PhotoFilerSystem
 /// (`AtomicFileWrite`), and `ThumbnailStore.ensure` still checks the file it serves.
 struct SettledThumbnails {
     private var settled: Set<UInt64> = []
-    /// Shard folders (two hex digits) that are there but could not be listed: their
-    /// contents are asked file by file, since what could not be looked at is not missing.
+    /// Shard folders (two hex digits) that are there but could not be listed, or
+    /// every one when `thumbnails/` itself could not be: their contents are asked
+    /// file by file, since what could not be looked at is not missing.
     private var unlisted: Set<String> = []
+    private var nothingListed = false
     private let files: ThumbnailFiles
 
     /// Lists every shard folder; a missing `thumbnails/` folder means nothing is made.
@@ -28,7 +30,7 @@ struct SettledThumbnails {
         } catch  where error.errno == .noSuchFile {
             return
         } catch {
-            unlisted = Set((0..<256).map { Self.hexByte($0) })
+            nothingListed = true
             return
         }
         for shard in shards where shard.name.bytes.count == 2 {
@@ -43,7 +45,9 @@ struct SettledThumbnails {
 
     /// Missing at some size and not marked undecodable.
     func isPending(hash: String) -> Bool {
-        if !unlisted.isEmpty, unlisted.contains(String(hash.prefix(2))) { return files.isPending(hash: hash) }
+        if nothingListed || (!unlisted.isEmpty && unlisted.contains(String(hash.prefix(2)))) {
+            return files.isPending(hash: hash)
+        }
         guard let prefix = Self.prefix(ofHex: hash.utf8) else { return files.isPending(hash: hash) }
         return !settled.contains(prefix)
     }
@@ -78,10 +82,5 @@ struct SettledThumbnails {
             count += 1
         }
         return count == 16 ? value : nil
-    }
-
-    private static func hexByte(_ value: Int) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[value >> 4], digits[value & 15]])
     }
 }
