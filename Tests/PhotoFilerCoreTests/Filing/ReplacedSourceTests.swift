@@ -11,22 +11,41 @@ import Testing
 /// filed, so the gap is real.
 @Suite
 struct ReplacedSourceTests {
-    @Test func aSourceRenamedOverAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
-        let folder = try TemporaryFolder()
-        let library = try PhotoLibrary(root: folder.file("library"), log: Logger(minimumLevel: .error))
-        let inbox = folder.file("inbox")
-        try Sys.makeDirectories(inbox)
-        let source = inbox.appending("photo.jpg")
-        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: source)
-        let request = FilingRequest(
-            source: source, album: try AlbumName(validating: "QQ"), origin: "QQ", mode: .move, link: .hard)
+    /// A library and an inbox, with `Landscape_1.jpg` in the inbox as `photo.jpg`.
+    struct Scene {
+        let folder: TemporaryFolder
+        let library: PhotoLibrary
+        let inbox: BytePath
+        let source: BytePath
+        let request: FilingRequest
 
+        init() throws {
+            folder = try TemporaryFolder()
+            library = try PhotoLibrary(root: folder.file("library"), log: Logger(minimumLevel: .error))
+            inbox = folder.file("inbox")
+            try Sys.makeDirectories(inbox)
+            source = inbox.appending("photo.jpg")
+            try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: source)
+            request = FilingRequest(
+                source: source, album: try AlbumName(validating: "QQ"), origin: "QQ", mode: .move, link: .hard
+            )
+        }
+
+        /// The app saves another picture under the same name (written aside, renamed
+        /// over it); returns its hash.
+        func saveAgain() throws -> String {
+            let replacement = inbox.appending(".photo.jpg.part")
+            try copyFile(Fixtures.corpus("Landscape_6.jpg"), to: replacement)
+            try Sys.rename(replacement, to: source)
+            return try sha256(of: source)
+        }
+    }
+
+    @Test func aSourceRenamedOverAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
+        let scene = try Scene()
+        let (library, source, request) = (scene.library, scene.source, scene.request)
         let inspections = library.filer.inspector.inspect([request])
-        // The app saves another picture under the same name.
-        let replacement = inbox.appending(".photo.jpg.part")
-        try copyFile(Fixtures.corpus("Landscape_6.jpg"), to: replacement)
-        try Sys.rename(replacement, to: source)
-        let newHash = try sha256(of: source)
+        let newHash = try scene.saveAgain()
 
         let results = library.filer.file(inspected: inspections, requests: [request])
         guard case .failure(.changedWhileFiling(let path)) = results[0] else {
@@ -48,26 +67,16 @@ struct ReplacedSourceTests {
     /// A known picture again (its filing makes no roll link, only a membership), and
     /// another saved over its name before the source is removed: that one stays.
     @Test func aSourceRenamedOverBeforeItsRemovalStaysInItsInbox() throws {
-        let folder = try TemporaryFolder()
-        let library = try PhotoLibrary(root: folder.file("library"), log: Logger(minimumLevel: .error))
-        let inbox = folder.file("inbox")
-        try Sys.makeDirectories(inbox)
-        let first = inbox.appending("first.jpg")
+        let scene = try Scene()
+        let (library, source, request) = (scene.library, scene.source, scene.request)
+        let first = scene.inbox.appending("first.jpg")
         try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
-        let album = try AlbumName(validating: "QQ")
-        let known = try #require(
-            try library.filer.file([
-                FilingRequest(source: first, album: album, origin: "QQ", mode: .move, link: .hard)
-            ])[0].get().asset)
+        var firstRequest = request
+        firstRequest.source = first
+        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
 
-        let source = inbox.appending("photo.jpg")
-        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: source)
-        let request = FilingRequest(source: source, album: album, origin: "QQ", mode: .move, link: .hard)
         let inspections = library.filer.inspector.inspect([request])
-        let replacement = inbox.appending(".photo.jpg.part")
-        try copyFile(Fixtures.corpus("Landscape_6.jpg"), to: replacement)
-        try Sys.rename(replacement, to: source)
-        let newHash = try sha256(of: source)
+        let newHash = try scene.saveAgain()
 
         let results = library.filer.file(inspected: inspections, requests: [request])
         #expect(try results[0].get().asset?.id == known.id, "the inspected bytes are the known asset's")
