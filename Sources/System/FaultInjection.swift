@@ -2,8 +2,8 @@
     import Glibc
     import Synchronization
 
-    /// Crash points for the durability tests (debug builds only; compiled out of
-    /// release builds).
+    /// Crash points for the durability tests, and failing looks for the tests of
+    /// what could not be looked at (debug builds only; compiled out of release builds).
     ///
     /// `PHOTOFILER_CRASH_AT=before:K` (or `after:K`) makes the process `_exit(86)`
     /// right before (or after) its K-th mutating system call: every open for
@@ -62,6 +62,33 @@
             return result
         }
 
+        /// `PHOTOFILER_FAIL_PATH=ERRNO:TEXT` (ERRNO one of EACCES, EPERM, EIO): every
+        /// `stat` and `open` of a path whose bytes contain TEXT fails with that errno, as
+        /// under a folder without permission or on a failing disk. The tests of "could
+        /// not look is never gone" use it: they may run as root, whom permissions do not stop.
+        private static let failingPath: (errno: Errno, text: [UInt8])? = {
+            guard let raw = getenv("PHOTOFILER_FAIL_PATH") else { return nil }
+            let rule = String(cString: raw)
+            guard let colon = rule.firstIndex(of: ":") else { return nil }
+            let codes: [Substring: CInt] = ["EACCES": EACCES, "EPERM": EPERM, "EIO": EIO]
+            let text = Array(rule[rule.index(after: colon)...].utf8)
+            guard let code = codes[rule[..<colon]], !text.isEmpty else { return nil }
+            return (Errno(rawValue: code), text)
+        }()
+
+        /// Fails a call that looks at `path` (`stat`, `open`) when `PHOTOFILER_FAIL_PATH` says so.
+        @inline(__always)
+        package static func looking(_ call: String, _ path: BytePath) throws(SystemError) {
+            guard let failingPath else { return }
+            let bytes = path.bytes
+            let text = failingPath.text
+            guard bytes.count >= text.count else { return }
+            for start in 0...(bytes.count - text.count)
+            where bytes[start..<(start + text.count)].elementsEqual(text) {
+                throw SystemError(failingPath.errno, call: call, path: path)
+            }
+        }
+
         private static func crash(_ call: StaticString, _ index: Int) -> Never {
             let line = "photofiler: fault injection: crash at mutating call \(index) (\(call))\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
@@ -77,5 +104,9 @@
         {
             try body()
         }
+
+        /// Release builds fail no call on purpose.
+        @inline(__always)
+        package static func looking(_ call: String, _ path: BytePath) throws(SystemError) {}
     }
 #endif

@@ -70,6 +70,7 @@ public enum Sys {
         in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileDescriptor {
         var fd: CInt = -1
+        try FaultInjection.looking("open", path)
         try check("open", path) {
             fd = path.withCString { openat(directory.rawValue, $0, flags, mode) }
             return fd
@@ -84,6 +85,7 @@ public enum Sys {
         _ path: BytePath, followLinks: Bool = false, in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileStatus {
         var raw = stat()
+        try FaultInjection.looking("stat", path)
         try check("stat", path) {
             path.withCString { fstatat(directory.rawValue, $0, &raw, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
         }
