@@ -113,7 +113,9 @@ package final class ThumbnailQueue: Sendable {
             let scanned = making[worker].mutex.withLock { _ -> Bool in
                 do {
                     let pending = try store.pending { self.state.withLock { $0.stopping } }
-                    add(pending, filingBusy: state.withLock { $0.filingBusy })
+                    // Once a run: these are not made again until their folder is fixed.
+                    for problem in pending.unreadable { log.warning(problem.description) }
+                    add(pending.ids, filingBusy: state.withLock { $0.filingBusy })
                     return true
                 } catch {
                     log.error("Thumbnails are not made this run: \(error)")
@@ -144,7 +146,7 @@ package final class ThumbnailQueue: Sendable {
             guard !state.withLock({ $0.stopping }) else { return }
             do throws(ThumbnailError) {
                 guard let asset = try store.asset(id) else { return }
-                try store.make(asset, retryingFailure: false)
+                try store.make(asset, retryingFailure: false, desktopProblem: { log.warning($0.description) })
             } catch {
                 // One line per asset: the failure marker keeps it from being tried again.
                 if case .undecodable = error {

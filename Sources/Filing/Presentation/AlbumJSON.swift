@@ -12,7 +12,7 @@ public struct AlbumJSON: Encodable, Sendable {
 
     public init(_ summary: AlbumSummary, layout: LibraryLayout, coverHash: String? = nil) {
         coverThumbnail = coverHash.flatMap {
-            ThumbnailFiles(layout: layout).existingPath(hash: $0, size: .grid)?.display
+            ThumbnailFiles(layout: layout).shownPath(hash: $0, size: .grid)?.display
         }
         name = summary.name
         count = summary.count

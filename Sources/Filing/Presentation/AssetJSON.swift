@@ -57,7 +57,7 @@ public struct AssetJSON: Encodable, Sendable {
         favorite = asset.favorite
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
         thumbnail = OrNull(
-            ThumbnailFiles(layout: layout).existingPath(hash: asset.hash, size: .grid)?.display)
+            ThumbnailFiles(layout: layout).shownPath(hash: asset.hash, size: .grid)?.display)
         liveVideo = asset.liveVideo.map { LiveVideoJSON($0, layout: layout) }
     }
 }

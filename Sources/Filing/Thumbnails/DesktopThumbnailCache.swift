@@ -38,14 +38,27 @@ public struct DesktopThumbnailCache: Sendable {
     /// The entry for `absolute` (a roll file or album entry), or nil when all four
     /// are there (or the path is gone). `Thumb::MTime` and `Thumb::Size` are the
     /// file's, following a symbolic album entry to its roll file as a file manager does.
-    func entry(for absolute: BytePath) -> Entry? {
-        guard let uri = FileURI.of(absolute),
-            let status = try? Sys.statusIfExists(absolute, followLinks: true)
-        else { return nil }
+    /// What could not be looked at (the path, or a size's PNG) is not missing: it is
+    /// left out, and the first such failure is kept in `unreadable` for the caller to report.
+    func entry(for absolute: BytePath, unreadable: inout SystemError?) -> Entry? {
+        guard let uri = FileURI.of(absolute) else { return nil }
+        let status: FileStatus
+        do {
+            guard let found = try Sys.statusIfExists(absolute, followLinks: true) else { return nil }
+            status = found
+        } catch {
+            unreadable = unreadable ?? error
+            return nil
+        }
         let name = FileURIDigest.md5(uri) + ".png"
-        let missing = Size.allCases.compactMap { size -> (size: Size, path: BytePath)? in
+        var missing: [(size: Size, path: BytePath)] = []
+        for size in Size.allCases {
             let path = root.appending(size.folderName).appending(name)
-            return (try? Sys.statusIfExists(path)) ?? nil == nil ? (size, path) : nil
+            do {
+                if try Sys.statusIfExists(path) == nil { missing.append((size, path)) }
+            } catch {
+                unreadable = unreadable ?? error
+            }
         }
         guard !missing.isEmpty else { return nil }
         let text = [

@@ -14,9 +14,11 @@ struct SettledThumbnails {
     private var settled: Set<UInt64> = []
     /// Shard folders (two hex digits) that are there but could not be listed, or
     /// every one when `thumbnails/` itself could not be: their contents are asked
-    /// file by file, since what could not be looked at is not missing.
-    private var unlisted: Set<String> = []
-    private var nothingListed = false
+    /// file by file, since what could not be looked at is not missing. Each keeps
+    /// why its listing failed, the one error to report when a file in it cannot be
+    /// looked at either (not one per asset).
+    private var unlisted: [String: SystemError] = [:]
+    private var nothingListed: SystemError?
     private let files: ThumbnailFiles
 
     /// Lists every shard folder; a missing `thumbnails/` folder means nothing is made.
@@ -30,7 +32,7 @@ struct SettledThumbnails {
         } catch  where error.errno == .noSuchFile {
             return
         } catch {
-            nothingListed = true
+            nothingListed = error
             return
         }
         for shard in shards where shard.name.bytes.count == 2 {
@@ -38,17 +40,28 @@ struct SettledThumbnails {
             do {
                 try record(Sys.listDirectory(files.folder.appending(shard.name)))
             } catch {
-                unlisted.insert(shard.name.display)
+                unlisted[shard.name.display] = error
             }
         }
     }
 
-    /// Missing at some size and not marked undecodable.
-    func isPending(hash: String) -> Bool {
-        if nothingListed || (!unlisted.isEmpty && unlisted.contains(String(hash.prefix(2)))) {
-            return files.isPending(hash: hash)
+    /// Missing at some size and not marked undecodable. Throws, as `.couldNotLook` of
+    /// the folder that could not be listed, when its files could not be looked at either.
+    func isPending(hash: String) throws(ThumbnailError) -> Bool {
+        if let failure = nothingListed ?? (unlisted.isEmpty ? nil : unlisted[String(hash.prefix(2))]) {
+            do {
+                return try files.isPending(hash: hash)
+            } catch {
+                throw .couldNotLook(failure, isFolder: true)
+            }
         }
-        guard let prefix = Self.prefix(ofHex: hash.utf8) else { return files.isPending(hash: hash) }
+        guard let prefix = Self.prefix(ofHex: hash.utf8) else {
+            do {
+                return try files.isPending(hash: hash)
+            } catch {
+                throw .couldNotLook(error)
+            }
+        }
         return !settled.contains(prefix)
     }
 

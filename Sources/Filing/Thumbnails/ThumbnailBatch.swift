@@ -21,12 +21,15 @@ public struct ThumbnailBatch: Sendable {
         public var made = 0
         /// Assets that could not be decoded.
         public var undecodable = 0
+        /// Assets whose thumbnails (or a folder of them) could not be looked at.
+        public var unreadable = 0
         public var total = 0
     }
 
     /// Makes what is missing for every asset in the library; content that failed
     /// before is tried again. `progress` is called after each asset (done, total);
-    /// `report` once per asset that gives no thumbnail, from any worker.
+    /// `report` once per asset that gives no thumbnail, from any worker, except that
+    /// a folder that could not be looked at is reported once, not once per asset in it.
     public func run(
         progress: @escaping @Sendable (Int, Int) -> Void, report: @escaping @Sendable (ThumbnailError) -> Void
     ) throws(ThumbnailError) -> Outcome {
@@ -40,6 +43,17 @@ public struct ThumbnailBatch: Sendable {
         let done = Atomic<Int>(0)
         let made = Atomic<Int>(0)
         let undecodable = Atomic<Int>(0)
+        let unreadable = Atomic<Int>(0)
+        let unreadableFolders = Mutex<Set<BytePath>>([])
+        /// Reports a look that failed, once per folder.
+        let reportOnce: @Sendable (ThumbnailError) -> Void = { error in
+            if case .couldNotLook(_, let folder, _) = error,
+                !unreadableFolders.withLock({ $0.insert(folder).inserted })
+            {
+                return
+            }
+            report(error)
+        }
         let setupFailure = Mutex<ThumbnailError?>(nil)
         let total = assets.count
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, total))) { _ in
@@ -55,13 +69,17 @@ public struct ThumbnailBatch: Sendable {
                 guard index < total else { return }
                 do throws(ThumbnailError) {
                     if let asset = try store.asset(assets[index].id),
-                        try store.make(asset, retryingFailure: true)
+                        try store.make(asset, retryingFailure: true, desktopProblem: reportOnce)
                     {
                         made.add(1, ordering: .relaxed)
                     }
                 } catch {
-                    if case .undecodable = error { undecodable.add(1, ordering: .relaxed) }
-                    report(error)
+                    switch error {
+                    case .undecodable: undecodable.add(1, ordering: .relaxed)
+                    case .couldNotLook: unreadable.add(1, ordering: .relaxed)
+                    default: break
+                    }
+                    reportOnce(error)
                 }
                 progress(done.add(1, ordering: .relaxed).newValue, total)
             }
@@ -69,6 +87,6 @@ public struct ThumbnailBatch: Sendable {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
         return Outcome(
             made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed),
-            total: total)
+            unreadable: unreadable.load(ordering: .relaxed), total: total)
     }
 }

@@ -62,28 +62,45 @@ public final class ThumbnailStore {
 
     /// The thumbnail of `asset` at `size`, made now (with the other size and the
     /// desktop's entries) when missing. An asset that could not be decoded before
-    /// is not tried again here: `thumb --all` retries.
+    /// is not tried again here: `thumb --all` retries. A desktop cache entry that
+    /// cannot be looked at is left to the daemon and `thumb --all` to report.
     public func ensure(asset: AssetRecord, size: ThumbnailSize) throws(ThumbnailError) -> BytePath {
-        if let path = files.existingPath(hash: asset.hash, size: size) { return path }
-        try make(asset, retryingFailure: false)
-        guard let path = files.existingPath(hash: asset.hash, size: size) else {
+        if let path = try madePath(of: asset, size: size) { return path }
+        try make(asset, retryingFailure: false, desktopProblem: { _ in })
+        guard let path = try madePath(of: asset, size: size) else {
             throw .undecodable(path: layout.absolute(asset.rollPath), reason: "no thumbnail was written")
         }
         return path
     }
 
+    /// The thumbnail of `asset` at `size` when it is made, nil when it is not;
+    /// `.couldNotLook` when it could not be looked at.
+    public func madePath(of asset: AssetRecord, size: ThumbnailSize) throws(ThumbnailError) -> BytePath? {
+        try look { () throws(SystemError) in try files.existingPath(hash: asset.hash, size: size) }
+    }
+
     /// Makes whatever of `asset`'s thumbnails is missing, library and desktop, from
     /// one decode; nothing when all are there. Returns whether it decoded.
     /// A failure leaves a marker, so a restart does not try the same bytes again.
+    /// What could not be looked at is not missing: a library thumbnail or marker so
+    /// throws `.couldNotLook` before anything is decoded; a desktop cache entry so is
+    /// left out and told to `desktopProblem` (the library's thumbnails are still made).
     @discardableResult
-    public func make(_ asset: AssetRecord, retryingFailure: Bool) throws(ThumbnailError) -> Bool {
+    public func make(
+        _ asset: AssetRecord, retryingFailure: Bool, desktopProblem: (ThumbnailError) -> Void
+    ) throws(ThumbnailError) -> Bool {
         guard asset.deletedAt == nil else { return false }
         let rollFile = layout.absolute(asset.rollPath)
-        if !retryingFailure, let reason = files.failure(hash: asset.hash) {
+        if !retryingFailure,
+            let reason = try look({ () throws(SystemError) in try files.failure(hash: asset.hash) })
+        {
             throw .undecodable(path: rollFile, reason: reason)
         }
-        let missing = ThumbnailSize.allCases.filter { files.existingPath(hash: asset.hash, size: $0) == nil }
-        let entries = try desktopEntries(asset)
+        var missing: [ThumbnailSize] = []
+        for size in ThumbnailSize.allCases where try madePath(of: asset, size: size) == nil {
+            missing.append(size)
+        }
+        let entries = try desktopEntries(asset, problem: desktopProblem)
         guard !missing.isEmpty || !entries.isEmpty else { return false }
 
         var renditions = missing.map { ThumbnailRendition.jpeg($0.rawValue) }
@@ -112,29 +129,40 @@ public final class ThumbnailStore {
                     try desktop.write(thumbnail.bytes, to: path)
                 }
             }
+            try files.clearFailure(hash: asset.hash)
         } catch {
             throw .system(error)
         }
-        files.clearFailure(hash: asset.hash)
         return true
     }
 
     /// Assets in the library whose thumbnails are still to make (missing, and not
     /// known to be undecodable), oldest first: what the background queue resumes with.
-    /// `stop` is asked before each asset: the scan ends early when it says so.
-    public func pending(stop: () -> Bool = { false }) throws(ThumbnailError) -> [AssetID] {
+    /// Those whose thumbnails could not be looked at are not among them: `unreadable`
+    /// says why, once per folder. `stop` is asked before each asset: the scan ends
+    /// early when it says so.
+    public func pending(stop: () -> Bool = { false }) throws(ThumbnailError)
+        -> (ids: [AssetID], unreadable: [ThumbnailError])
+    {
         let settled = SettledThumbnails(files: files, stop: stop)
         var pending: [AssetID] = []
+        var unreadable: [BytePath: ThumbnailError] = [:]
         do {
             try catalog.forEachLiveAssetHash {
                 if stop() { return false }
-                if settled.isPending(hash: $0.hash) { pending.append($0.id) }
+                do throws(ThumbnailError) {
+                    if try settled.isPending(hash: $0.hash) { pending.append($0.id) }
+                } catch {
+                    if case .couldNotLook(_, let folder, _) = error, unreadable[folder] == nil {
+                        unreadable[folder] = error
+                    }
+                }
                 return true
             }
         } catch {
             throw .catalog(error)
         }
-        return pending
+        return (pending, unreadable.keys.sorted().map { unreadable[$0]! })
     }
 
     /// A stored thumbnail (a JPEG) as a PNG of the same size, for `thumb -o FILE.png`.
@@ -167,7 +195,18 @@ public final class ThumbnailStore {
 
     // MARK: Private
 
-    private func desktopEntries(_ asset: AssetRecord) throws(ThumbnailError) -> [DesktopThumbnailCache.Entry]
+    /// A look that fails is `.couldNotLook` of the file looked at.
+    private func look<Value>(_ body: () throws(SystemError) -> Value) throws(ThumbnailError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw .couldNotLook(error)
+        }
+    }
+
+    private func desktopEntries(_ asset: AssetRecord, problem: (ThumbnailError) -> Void)
+        throws(ThumbnailError)
+        -> [DesktopThumbnailCache.Entry]
     {
         guard let desktop else { return [] }
         var paths = [layout.absolute(asset.rollPath)]
@@ -179,7 +218,10 @@ public final class ThumbnailStore {
         } catch {
             throw .catalog(error)
         }
-        return paths.compactMap { desktop.entry(for: $0) }
+        var unreadable: SystemError?
+        let entries = paths.compactMap { desktop.entry(for: $0, unreadable: &unreadable) }
+        if let unreadable { problem(.couldNotLook(unreadable)) }
+        return entries
     }
 
     private func decode(_ rollFile: BytePath, info: MediaInfo, renditions: [ThumbnailRendition])

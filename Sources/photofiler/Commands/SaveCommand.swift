@@ -83,7 +83,9 @@ struct SaveCommand: Command {
                 library: library, desktop: Configuration.desktopThumbnailCache(context.configuration))
             for asset in assets {
                 do {
-                    try store.make(asset, retryingFailure: false)
+                    try store.make(
+                        asset, retryingFailure: false, desktopProblem: { context.log.warning($0.description) }
+                    )
                 } catch {
                     context.log.warning(error.description)
                 }

@@ -71,8 +71,9 @@ struct ThumbCommand: Command {
             }
             let store = try ThumbnailStore(library: library, desktop: desktop)
             // Asked for by name: a file that failed before is tried again.
-            if store.files.existingPath(hash: asset.hash, size: size) == nil {
-                try store.make(asset, retryingFailure: true)
+            if try store.madePath(of: asset, size: size) == nil {
+                try store.make(
+                    asset, retryingFailure: true, desktopProblem: { context.log.warning($0.description) })
             }
             let thumbnail = try store.ensure(asset: asset, size: size)
             let wantsPNG = output.map { $0.display.lowercased().hasSuffix(".png") } ?? false
@@ -103,7 +104,7 @@ struct ThumbCommand: Command {
                 report: { error in log.warning(error.description) })
             line.finish()
             log.info(
-                "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.total) in the library."
+                "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.unreadable) could not be looked at, \(outcome.total) in the library."
             )
             return 0
         } catch {

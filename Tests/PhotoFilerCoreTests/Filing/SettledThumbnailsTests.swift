@@ -36,15 +36,15 @@ import Testing
         for (hash, pending) in [
             (made, false), (halfMade, true), (undecodable, false), (untouched, true), (otherShard, false),
         ] {
-            #expect(settled.isPending(hash: hash) == pending, "\(hash)")
-            #expect(files.isPending(hash: hash) == pending, "\(hash)")
+            #expect(try settled.isPending(hash: hash) == pending, "\(hash)")
+            #expect(try files.isPending(hash: hash) == pending, "\(hash)")
         }
     }
 
     @Test func withoutAThumbnailFolderEverythingIsPending() throws {
         let folder = try TemporaryFolder()
         let files = ThumbnailFiles(layout: LibraryLayout(root: folder.path))
-        #expect(SettledThumbnails(files: files).isPending(hash: Self.hash("1")))
+        #expect(try SettledThumbnails(files: files).isPending(hash: Self.hash("1")))
     }
 
     /// A shard that is not a folder (it cannot be listed) is asked file by file.
@@ -55,7 +55,7 @@ import Testing
         for size in ThumbnailSize.allCases { try touch(files.path(hash: made, size: size)) }
         try touch(files.folder.appending("ab"))  // a file where a shard folder would be
         let settled = SettledThumbnails(files: files)
-        #expect(!settled.isPending(hash: made))
-        #expect(settled.isPending(hash: Self.hash("2")))
+        #expect(try !settled.isPending(hash: made))
+        #expect(try settled.isPending(hash: Self.hash("2")))
     }
 }
