@@ -62,24 +62,28 @@
             return result
         }
 
-        /// `PHOTOFILER_FAIL_PATH=ERRNO:TEXT` (ERRNO one of EACCES, EPERM, EIO): every
-        /// `stat` and `open` of a path whose bytes contain TEXT fails with that errno, as
-        /// under a folder without permission or on a failing disk. The tests of "could
-        /// not look is never gone" use it: they may run as root, whom permissions do not stop.
-        private static let failingPath: (errno: Errno, text: [UInt8])? = {
+        /// `PHOTOFILER_FAIL_PATH=[CALL:]ERRNO:TEXT` (CALL `stat` or `open`, both when left
+        /// out; ERRNO one of EACCES, EPERM, EIO): every such call on a path whose bytes
+        /// contain TEXT fails with that errno, as under a folder without permission, on a
+        /// file that may not be read, or on a failing disk. The tests of "could not look
+        /// is never gone" use it: they may run as root, whom permissions do not stop.
+        private static let failingPath: (call: String?, errno: Errno, text: [UInt8])? = {
             guard let raw = getenv("PHOTOFILER_FAIL_PATH") else { return nil }
-            let rule = String(cString: raw)
-            guard let colon = rule.firstIndex(of: ":") else { return nil }
+            var parts = String(cString: raw).split(
+                separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            let call = parts.count == 3 ? String(parts.removeFirst()) : nil
             let codes: [Substring: CInt] = ["EACCES": EACCES, "EPERM": EPERM, "EIO": EIO]
-            let text = Array(rule[rule.index(after: colon)...].utf8)
-            guard let code = codes[rule[..<colon]], !text.isEmpty else { return nil }
-            return (Errno(rawValue: code), text)
+            guard parts.count == 2, call == nil || call == "stat" || call == "open",
+                let code = codes[parts[0]],
+                !parts[1].isEmpty
+            else { return nil }
+            return (call, Errno(rawValue: code), Array(parts[1].utf8))
         }()
 
         /// Fails a call that looks at `path` (`stat`, `open`) when `PHOTOFILER_FAIL_PATH` says so.
         @inline(__always)
         package static func looking(_ call: String, _ path: BytePath) throws(SystemError) {
-            guard let failingPath else { return }
+            guard let failingPath, failingPath.call == nil || failingPath.call == call else { return }
             let bytes = path.bytes
             let text = failingPath.text
             guard bytes.count >= text.count else { return }
