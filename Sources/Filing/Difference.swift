@@ -23,13 +23,17 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// A folder or file (relative to the library) that could not be looked at: what
     /// it holds is unknown, so nothing in it is counted as gone.
     case couldNotLook(path: BytePath, reason: Errno)
+    /// A roll file that is there but could not be read to check its hash (no
+    /// permission, a failing disk): neither wrong nor gone, so nothing is repaired.
+    case unreadableRollFile(asset: AssetID, rollPath: BytePath, reason: Errno)
 
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
         case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord:
             return true
-        case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo: return false
+        case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo, .unreadableRollFile:
+            return false
         case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
         }
     }
@@ -54,6 +58,10 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
         case .couldNotLook(let path, let reason):
             return
                 "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"
+        case .unreadableRollFile(let asset, let rollPath, let reason):
+            let fix = reason.isPermission ? "fix its permissions" : "check the disk holding it"
+            return
+                "unreadable roll file: asset \(asset) '\(rollPath.display)' (\(reason.message.lowercased())); its hash is not checked: \(fix)"
         case .strayAlbumEntry(let albumFolder, let entryName):
             return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
         }

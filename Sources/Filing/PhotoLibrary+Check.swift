@@ -32,7 +32,11 @@ extension PhotoLibrary {
         }
         _ = try reconciler.removeTemporaryFiles()
         let mended = try reconciler.repair(differences, progress: adopting)
+        // The second look reads no file, so the files that could not be read are left as found.
+        let unread = differences.filter {
+            if case .unreadableRollFile = $0 { return true } else { return false }
+        }
         let left = try reconciler.differences(verifyHashes: false)
-        return CheckReport(differences: differences, repaired: mended, remaining: left)
+        return CheckReport(differences: differences, repaired: mended, remaining: unread + left)
     }
 }

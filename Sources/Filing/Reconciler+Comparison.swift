@@ -62,14 +62,26 @@ extension Reconciler {
         func record(_ answers: [RollHashQueue.Answer]) {
             for answer in answers {
                 let request = answer.request
-                walk.rollFiles.values[request.file].inode = answer.hashed.inode
-                guard answer.hashed.hash != request.recorded else { continue }
+                let hashed: OrderedHasher.Hashed
+                switch answer.hashed {
+                case .success(let value): hashed = value
+                case .failure(let error):
+                    byAsset.append(
+                        (
+                            request.asset, request.order,
+                            .unreadableRollFile(
+                                asset: request.asset, rollPath: request.rollPath, reason: error.errno)
+                        ))
+                    continue
+                }
+                walk.rollFiles.values[request.file].inode = hashed.inode
+                guard hashed.hash != request.recorded else { continue }
                 byAsset.append(
                     (
                         request.asset, request.order,
                         .wrongHash(
                             asset: request.asset, rollPath: request.rollPath, recorded: request.recorded,
-                            actual: answer.hashed.hash)
+                            actual: hashed.hash)
                     ))
             }
         }

@@ -58,7 +58,8 @@ public struct Reconciler {
         }
         for difference in remaining {
             switch difference {
-            case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook:
+            case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook,
+                .unreadableRollFile:
                 continue
             case .missingLiveVideo(let id, let rollPath):
                 guard

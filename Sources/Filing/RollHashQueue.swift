@@ -16,10 +16,10 @@ final class RollHashQueue {
         var file: Dictionary<BytePath, Reconciler.RollFile>.Index
     }
 
-    /// A request and what hashing its file gave.
+    /// A request and what hashing its file gave: its hash, or why it could not be read.
     struct Answer {
         var request: Request
-        var hashed: OrderedHasher.Hashed
+        var hashed: OrderedHasher.Outcome
     }
 
     private let layout: LibraryLayout
@@ -93,7 +93,9 @@ final class RollHashQueue {
         lastFolder = nil
     }
 
-    /// Waits for the running batch; the first file that could not be read is the error.
+    /// Waits for the running batch. A file that could not be read is that file's
+    /// answer, unless the process ran short (descriptors, say): every file would fail
+    /// the same way, so that is the error.
     private func finishRunning() throws(FilingError) -> [Answer] {
         guard let batch = running else { return [] }
         let outcomes = hasher.collect()
@@ -102,11 +104,12 @@ final class RollHashQueue {
         var answers: [Answer] = []
         answers.reserveCapacity(outcomes.count)
         for (request, outcome) in zip(batch.requests, outcomes) {
-            switch outcome {
-            case .success(let hashed): answers.append(Answer(request: request, hashed: hashed))
-            case .failure(let error):
-                throw FilingError.from(error, library: layout, source: layout.absolute(request.rollPath))
+            if case .failure(let error) = outcome {
+                let failure = FilingError.from(
+                    error, library: layout, source: layout.absolute(request.rollPath))
+                if failure.shortage != nil { throw failure }
             }
+            answers.append(Answer(request: request, hashed: outcome))
         }
         return answers
     }
