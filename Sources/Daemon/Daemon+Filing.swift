@@ -17,7 +17,16 @@ extension Daemon {
 
     /// `inspections` are the descriptors and hashes of the group that came back, for `.file`.
     private func perform(_ actions: [FilingQueue.Action], inspected inspections: [Inspection]) {
+        // A group's lines (one a file) are written together, in order with what the other actions log.
+        var lines: [(level: LogLevel, message: String)] = []
+        defer { log.log(lines) }
         for action in actions {
+            if case .log(let level, let line) = action {
+                lines.append((level, line))
+                continue
+            }
+            log.log(lines)
+            lines.removeAll()
             switch action {
             case .inspect(let requests):
                 inspect(requests)
@@ -29,8 +38,8 @@ extension Daemon {
                 feed(.filed(outcomes))
             case .discardInspected:
                 for case .ready(let file) in inspections { file.fd.close() }
-            case .log(let level, let line):
-                log.log(level, line)
+            case .log:
+                break  // gathered above
             case .recordError(let text):
                 lastError = text
             case .makeThumbnails(let ids, let filingBusy):

@@ -27,6 +27,10 @@ public final class Daemon: @unchecked Sendable {
     /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
     /// also held to a quarter of the descriptor limit (`ulimit -n`).
     static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
+    /// The descriptors a busy daemon holds at most: the group being filed and the
+    /// one being inspected, plus the catalog, the watcher, the helpers' sockets and
+    /// the thumbnails' files (`Sys.reserveDescriptorTable` makes room for them at start).
+    public static let descriptorsWhenBusy = 2 * filesPerTurn + 128
     /// Start-up backlogs (files that arrived while the daemon was down) smaller than
     /// this are filed without progress lines.
     static let backlogProgressThreshold = 300

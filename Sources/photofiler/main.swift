@@ -57,9 +57,11 @@ func runCommandLine() -> Int32 {
     }
     if name == "watch" {
         // Before any thread exists, so no early signal is lost; and libinotifytools
-        // first, while its descriptor is below 1024 (it uses select()).
+        // first, while its descriptor is below 1024 (it uses select()). The
+        // descriptor table is grown now too, while growing it costs no wait.
         SignalWatcher.blockTerminationSignals()
         Sys.closeInheritedDescriptors()
+        Sys.reserveDescriptorTable(Daemon.descriptorsWhenBusy)
         try? InotifyWatcher.initializeEarly()
     }
     let lookup = name == "unfavorite" ? "favorite" : name

@@ -4,8 +4,9 @@ import PhotoFilerSystem
 /// The links of step 3, what a failure takes back, and the last step.
 extension Filer {
     /// Links `bytes` into the Roll folder `folder` (relative) under `preferred` or a
-    /// free variant; returns the roll path. A new month folder's parents are synced at
-    /// once; the folder itself is left to the group's step 4.
+    /// free variant; returns the roll path. The folder, and a new month folder's
+    /// parents, are left to the group's step 4, which makes their entries durable
+    /// with the links, before the catalog row.
     func linkIntoRoll(
         _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath,
         folders: inout FolderSyncer
@@ -13,8 +14,8 @@ extension Filer {
         let absoluteFolder = layout.absolute(folder)
         let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
             if try Sys.makeDirectories(absoluteFolder) {
-                try Sys.syncDirectory(absoluteFolder.parent)
-                try Sys.syncDirectory(absoluteFolder.parent.parent)
+                folders.touch(absoluteFolder.parent)
+                folders.touch(absoluteFolder.parent.parent)
             }
             return try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
                 try Sys.link(bytes, to: absoluteFolder.appending(candidate))

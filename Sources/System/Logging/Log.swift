@@ -54,6 +54,17 @@ public final class Logger: Sendable {
         }
     }
 
+    /// Several messages at once (a filed group's lines): one clock reading, and the
+    /// lines handed to the sink together, which writes them with as few `write(2)`s
+    /// as keep each line whole.
+    public func log(_ messages: [(level: LogLevel, message: String)]) {
+        let enabled = messages.filter { isEnabled($0.level) }
+        guard !enabled.isEmpty else { return }
+        let time = clock()
+        let lines = enabled.flatMap { format.lines(level: $0.level, message: $0.message, time: time) }
+        sink.withLock { $0.write(lines: lines) }
+    }
+
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }

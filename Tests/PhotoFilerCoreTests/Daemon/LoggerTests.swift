@@ -31,6 +31,21 @@ import Testing
         #expect(!evaluated)
     }
 
+    /// A group's lines go to the sink in one call, in order, without the disabled ones.
+    @Test func aBatchIsHandedToTheSinkAtOnce() {
+        final class BatchSink: LogSink, @unchecked Sendable {
+            // Written only with the logger's lock held, read after.
+            var batches: [[String]] = []
+            func write(_ line: String) { batches.append([line]) }
+            func write(lines: [String]) { batches.append(lines) }
+        }
+        let sink = BatchSink()
+        let logger = Logger(minimumLevel: .info, format: .plain, sink: sink)
+        logger.log([(.info, "a"), (.debug, "hidden"), (.error, "b")])
+        logger.log([(.debug, "nothing enabled")])
+        #expect(sink.batches == [["photofiler: a", "photofiler: error: b"]])
+    }
+
     @Test func journalFormatHasPrioritiesAndNoTimestamp() {
         let format = LogFormat(timestamps: false, journalPriorities: true)
         #expect(format.lines(level: .error, message: "m", time: timespec()) == ["<3>photofiler: error: m"])

@@ -24,6 +24,21 @@ import Testing
         #expect(first.terminate() == 0)
     }
 
+    /// The descriptor table is grown at start, while the daemon has one thread
+    /// (a multi-threaded process waits for RCU at each growth): by READY it holds
+    /// two groups' files and the rest (`Daemon.descriptorsWhenBusy`, 640 with the
+    /// default 256-file groups), so the first burst never grows it.
+    @Test func theDescriptorTableIsGrownBeforeTheFirstBurst() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "50"])
+        let status = String(decoding: try readFile(BytePath("/proc/\(daemon.pid)/status")), as: UTF8.self)
+        let size = status.split(separator: "\n").first { $0.hasPrefix("FDSize:") }.flatMap {
+            Int($0.dropFirst("FDSize:".count).trimmingCharacters(in: .whitespaces))
+        }
+        #expect((size ?? 0) >= 640, "\(status)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// SIGHUP after an inbox is added to the config file: the new inbox is
     /// watched. A bad file on SIGHUP is logged and the running configuration
     /// stays, both inboxes still filing.
