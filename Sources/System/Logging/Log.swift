@@ -54,14 +54,19 @@ public final class Logger: Sendable {
         }
     }
 
-    /// Several messages at once (a filed group's lines): one clock reading, and the
-    /// lines handed to the sink together, which writes them with as few `write(2)`s
-    /// as keep each line whole.
+    /// Several messages at once (a filed group's lines): one clock reading and one
+    /// prefix a level, and the lines handed to the sink together, which writes them
+    /// with as few `write(2)`s as keep each line whole.
     public func log(_ messages: [(level: LogLevel, message: String)]) {
         let enabled = messages.filter { isEnabled($0.level) }
         guard !enabled.isEmpty else { return }
         let time = clock()
-        let lines = enabled.flatMap { format.lines(level: $0.level, message: $0.message, time: time) }
+        var prefixes: [LogLevel: String] = [:]
+        let lines = enabled.map { entry in
+            let prefix = prefixes[entry.level] ?? format.prefix(level: entry.level, time: time)
+            prefixes[entry.level] = prefix
+            return prefix + LogFormat.oneLine(entry.message)
+        }
         sink.withLock { $0.write(lines: lines) }
     }
 

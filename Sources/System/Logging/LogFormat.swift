@@ -38,15 +38,20 @@ public struct LogFormat: Hashable, Sendable {
         return status.device == device && status.inode == inode
     }
 
-    /// The lines for one message (one per line of the message, so that every
-    /// line of a multi-line message is attributed and has its level).
+    /// The line for one message: its prefix, then the message as one line (`oneLine`).
     public func lines(level: LogLevel, message: String, time: timespec) -> [String] {
+        [prefix(level: level, time: time) + Self.oneLine(message)]
+    }
+
+    /// What comes before a message of `level` logged at `time` (the same for every
+    /// message of a batch: `Logger.log(_:)` makes it once a level).
+    public func prefix(level: LogLevel, time: timespec) -> String {
         var prefix = ""
         if journalPriorities { prefix += "<\(level.syslogPriority)>" }
         if timestamps { prefix += Self.timestamp(time) + " " }
         prefix += "photofiler: "
         if let label = level.label { prefix += label + ": " }
-        return [prefix + Self.oneLine(message)]
+        return prefix
     }
 
     /// A message as exactly one line: control characters (a newline in a file name,

@@ -41,9 +41,16 @@ import Testing
         }
         let sink = BatchSink()
         let logger = Logger(minimumLevel: .info, format: .plain, sink: sink)
-        logger.log([(.info, "a"), (.debug, "hidden"), (.error, "b")])
+        logger.log([(.info, "a"), (.debug, "hidden"), (.error, "b"), (.info, "c\nd")])
         logger.log([(.debug, "nothing enabled")])
-        #expect(sink.batches == [["photofiler: a", "photofiler: error: b"]])
+        #expect(sink.batches == [["photofiler: a", "photofiler: error: b", "photofiler: c\\nd"]])
+        // Each level keeps its own prefix within a batch.
+        let journal = BatchSink()
+        Logger(
+            minimumLevel: .info, format: LogFormat(timestamps: false, journalPriorities: true), sink: journal
+        )
+        .log([(.info, "a"), (.error, "b"), (.info, "c")])
+        #expect(journal.batches == [["<6>photofiler: a", "<3>photofiler: error: b", "<6>photofiler: c"]])
     }
 
     @Test func journalFormatHasPrioritiesAndNoTimestamp() {
