@@ -7,8 +7,9 @@ import Testing
 /// `check [--repair]`: the catalog against the disk, the disk being the truth.
 @Suite
 struct CheckCommandTests {
-    /// `throbber.gif` and `progressive…` in the album QQ, `cmyk…` in no album.
-    func library() throws -> TestLibrary {
+    /// `throbber.gif` and `progressive…` in the album QQ, `cmyk…` in no album (also
+    /// `CheckUnreadableRollFileTests`' library).
+    static func library() throws -> TestLibrary {
         let library = try TestLibrary()
         try library.save(
             [
@@ -34,14 +35,14 @@ struct CheckCommandTests {
     }
 
     @Test func cleanLibraryExitsZeroSilently() throws {
-        let library = try library()
+        let library = try Self.library()
         let result = try library.run("check")
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
     }
 
     @Test func repairRebuildsALostCatalog() throws {
-        let library = try library()
+        let library = try Self.library()
         try library.save(
             [try library.input(corpus: "throbber.gif")], album: "WeChat", extra: ["--link", "symbolic"])
         let before = try membership(library)
@@ -75,7 +76,7 @@ struct CheckCommandTests {
 
     @Test(arguments: Change.allCases)
     func eachDifferenceIsOneLine(change: Change) throws {
-        let library = try library()
+        let library = try Self.library()
         let cmyk = try rollFile("cmyk_go_video-001.jpeg", in: library)
         let name: String
         switch change {

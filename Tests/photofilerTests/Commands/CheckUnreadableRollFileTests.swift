@@ -10,14 +10,7 @@ import Testing
 @Suite
 struct CheckUnreadableRollFileTests {
     @Test func anUnreadableRollFileIsListedAndTheRestChecked() throws {
-        let library = try TestLibrary()
-        try library.save(
-            [
-                try library.input(corpus: "throbber.gif"),
-                try library.input(corpus: "progressive_go_video-001.jpeg"),
-            ],
-            album: "QQ")
-        try library.save([try library.input(corpus: "cmyk_go_video-001.jpeg")])
+        let library = try CheckCommandTests.library()
         let rollFiles = try library.rollFiles()
         let unreadable = try #require(rollFiles.first { $0.lastComponent.display.hasPrefix("cmyk") })
         let changed = try #require(rollFiles.first { $0.lastComponent.display.hasPrefix("progressive") })
