@@ -149,9 +149,13 @@ extension Gallery {
             let layout = catalog.layout
             return .json(try catalog.read { try AssetJSON.load(asset, catalog: $0, layout: layout) })
         case ("GET", "thumbnail"):
-            guard let file = thumbnails.thumbnail(of: asset, size: thumbnailSize),
-                let response = Self.sending(file)
-            else {
+            let file: ThumbnailFile
+            switch thumbnails.thumbnail(of: asset, size: thumbnailSize) {
+            case .file(let made): file = made
+            case .none: return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
+            case .failed(let reason): return .error(503, reason)
+            }
+            guard let response = Self.sending(file) else {
                 return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
             }
             if case .library = scope {

@@ -12,10 +12,21 @@ public struct ThumbnailFile: Sendable {
     }
 }
 
+/// What asking for a thumbnail gave.
+public enum ThumbnailAnswer: Sendable {
+    case file(ThumbnailFile)
+    /// The asset has none: its file cannot be decoded.
+    case none
+    /// It could not be had now (its folder cannot be read, no helper could be
+    /// started, the disk is full): not the asset's fault. `reason` is the one
+    /// sentence that names the file and the fix.
+    case failed(reason: String)
+}
+
 /// Where the gallery gets a thumbnail file: made by whoever may decode (the
 /// server itself decodes nothing). The command line injects the implementation.
 public protocol ThumbnailSource: Sendable {
     /// The thumbnail of `asset` whose longest edge is `size` (256 or 1024), made
-    /// now when missing; nil when the asset has none (its file cannot be decoded).
-    func thumbnail(of asset: AssetRecord, size: Int) -> ThumbnailFile?
+    /// now when missing.
+    func thumbnail(of asset: AssetRecord, size: Int) -> ThumbnailAnswer
 }

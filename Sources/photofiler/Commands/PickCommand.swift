@@ -48,7 +48,7 @@ struct PickCommand: Command {
                 catalog: catalog, policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,
-                    desktop: Configuration.desktopThumbnailCache(context.configuration)),
+                    desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log),
                 picker: session)
             let address = try gallery.start() + "/pick?token=" + token
             let signals = exitOnTermination(status: 1)

@@ -9,17 +9,28 @@ import Synchronization
 ///
 /// One store, one catalog connection of its own, behind a mutex: the server's
 /// threads take turns, so one picture is decoded at a time and memory stays bounded.
+/// A thumbnail that could not be had (not an undecodable file) is logged here, each
+/// reason once: the page's visitor gets no path of the server's disk.
 final class StoreThumbnails: ThumbnailSource {
-    private let store: Mutex<ThumbnailStore>
+    private let store: Mutex<(store: ThumbnailStore, told: Set<String>)>
+    private let log: Logger
 
-    init(layout: LibraryLayout, desktop: DesktopThumbnailCache?) throws(ThumbnailError) {
-        store = Mutex(try ThumbnailStore.opening(layout, desktop: desktop))
+    init(layout: LibraryLayout, desktop: DesktopThumbnailCache?, log: Logger) throws(ThumbnailError) {
+        store = Mutex((try ThumbnailStore.opening(layout, desktop: desktop), []))
+        self.log = log
     }
 
-    func thumbnail(of asset: AssetRecord, size: Int) -> ThumbnailFile? {
-        guard let size = ThumbnailSize(rawValue: size) else { return nil }
-        return store.withLock { store in
-            (try? store.ensure(asset: asset, size: size)).map { ThumbnailFile(path: $0) }
+    func thumbnail(of asset: AssetRecord, size: Int) -> ThumbnailAnswer {
+        guard let size = ThumbnailSize(rawValue: size) else { return .none }
+        return store.withLock { state in
+            do throws(ThumbnailError) {
+                return .file(ThumbnailFile(path: try state.store.ensure(asset: asset, size: size)))
+            } catch {
+                if case .undecodable = error { return .none }
+                if state.told.insert(error.description).inserted { log.warning(error.description) }
+                return .failed(
+                    reason: "Asset \(asset.id)'s thumbnail cannot be had now; the server's log says why.")
+            }
         }
     }
 }

@@ -197,6 +197,30 @@ import Testing
         #expect(outside.header("content-range") == "bytes */\(bytes.count)")
     }
 
+    /// A thumbnail that cannot be looked at (a failing disk, injected) is no missing
+    /// one: 503, not 404, with no path of the server's disk in the answer; the
+    /// server's log names the folder to fix, once.
+    @Test func aThumbnailThatCannotBeLookedAtIs503AndLoggedOnce() throws {
+        let library = try Self.library(count: 1)
+        let asset = try #require(try library.list("--album", "Trip").first)
+        let id = try #require(assetID(asset))
+        let thumbnails = library.root.appending(".photofiler/thumbnails")
+        let server = try GalleryProcess(
+            library: library.root, environment: ["PHOTOFILER_FAIL_PATH": "EIO:\(thumbnails.display)"])
+        for _ in 0..<2 {
+            let (reply, json) = try server.json("/api/assets/\(id)/thumbnail?size=256")
+            #expect(reply.status == 503, "\(reply.text)")
+            let error = (json as? [String: Any])?["error"] as? String
+            #expect(error?.contains("cannot be had now") == true, "\(reply.text)")
+            #expect(error?.contains("/") == false, "no path: \(reply.text)")
+        }
+        let told = server.process.stderrText().split(separator: "\n").filter {
+            $0.contains("cannot be looked at")
+        }
+        #expect(told.count == 1, "\(server.process.stderrText())")
+        #expect(told.first?.contains(thumbnails.display) == true, "\(server.process.stderrText())")
+    }
+
     @Test func favoritesAreTheOnlyWritesAnd204() throws {
         let library = try Self.library(count: 1)
         let server = try GalleryProcess(library: library.root)
