@@ -18,8 +18,8 @@ public enum ThumbnailAnswer: Sendable {
     /// The asset has none: its file cannot be decoded.
     case none
     /// It could not be had now (its folder cannot be read, no helper could be
-    /// started, the disk is full): not the asset's fault. `reason` is the one
-    /// sentence that names the file and the fix.
+    /// started, the disk is full): not the asset's fault. `reason` is the sentence
+    /// for the visitor, without the server's paths; the source logs the file and the fix.
     case failed(reason: String)
 }
 

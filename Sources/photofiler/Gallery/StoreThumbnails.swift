@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// One store, one catalog connection of its own, behind a mutex: the server's
 /// threads take turns, so one picture is decoded at a time and memory stays bounded.
-/// A thumbnail that could not be had (not an undecodable file) is logged here, each
-/// reason once: the page's visitor gets no path of the server's disk.
+/// A thumbnail that could not be had (not an undecodable file) is logged here, once
+/// for each folder that cannot be looked at and each other reason: the page's
+/// visitor gets no path of the server's disk.
 final class StoreThumbnails: ThumbnailSource {
     private let store: Mutex<(store: ThumbnailStore, told: Set<String>)>
     private let log: Logger
@@ -27,7 +28,11 @@ final class StoreThumbnails: ThumbnailSource {
                 return .file(ThumbnailFile(path: try state.store.ensure(asset: asset, size: size)))
             } catch {
                 if case .undecodable = error { return .none }
-                if state.told.insert(error.description).inserted { log.warning(error.description) }
+                let key =
+                    if case .couldNotLook(_, let folder, _) = error { folder.display } else {
+                        error.description
+                    }
+                if state.told.insert(key).inserted { log.warning(error.description) }
                 return .failed(
                     reason: "Asset \(asset.id)'s thumbnail cannot be had now; the server's log says why.")
             }
