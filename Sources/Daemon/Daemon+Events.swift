@@ -9,12 +9,13 @@ import PhotoFilerWatching
 extension Daemon {
 
     /// One batch from the watcher: the library's events to the monitor, the rest
-    /// (in order) to the inbox supervisor; an overflow concerns both.
-    func handle(_ events: [WatchEvent]) {
+    /// (in order) to the inbox supervisor; an overflow concerns both. Then the
+    /// files looked at before the batch was read, which waited for its events.
+    func handle(_ batch: WatchBatch) {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = DeadlineTimer.now
         var inboxEvents: [WatchEvent] = []
-        for event in events {
+        for event in batch.events {
             if case .overflow = event {
                 perform(monitor.handle(.overflow, at: now))
                 inboxEvents.append(event)
@@ -25,7 +26,16 @@ extension Daemon {
             }
         }
         if !inboxEvents.isEmpty { perform(inboxes.handle(.watcher(inboxEvents))) }
+        feed(.eventsRead(batch.reads))
         stateChanged()
+    }
+
+    /// Files a look found. A look made while the watcher has events unread (a
+    /// creation read after its writer's first write) may have missed that the file
+    /// is being written: the filing queue arms it only once those events are in.
+    private func feedFound(_ paths: [BytePath]) {
+        let reads = watcher.hasUnreadEvents ? watcher.completeReads : nil
+        feed(.found(paths, unreadAfter: reads))
     }
 
     /// Performs the supervisor's actions in order, each with what it leads to.
@@ -68,7 +78,7 @@ extension Daemon {
                 if announce, files.count > 300 {
                     log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
                 }
-                feed(.found(files))
+                feedFound(files)
                 found += files.count
             case .scanFolder(let folder):
                 foundInBatch += scanner.scan(folder).files
@@ -86,7 +96,7 @@ extension Daemon {
                 let candidates = foundInBatch
                 foundInBatch = []
                 if !events.isEmpty { feed(.watched(events)) }
-                if !candidates.isEmpty { feed(.found(candidates)) }
+                if !candidates.isEmpty { feedFound(candidates) }
                 // A file is on its way: start the helpers while it settles, not once it has.
                 if !events.isEmpty || !candidates.isEmpty { HelperPool.shared.prepare() }
             case .watchIfPresent(let root, let line):

@@ -117,7 +117,7 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         inspector = try FileInspector(layout: library.layout)
-        watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] events in self.handle(events) }
+        watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] batch in self.handle(batch) }
         timer = DeadlineTimer(queue: queue) { @Sendable [unowned self] in self.tick() }
 
         // Watch first, so nothing that lands during the catch-up is missed.

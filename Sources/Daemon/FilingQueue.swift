@@ -17,8 +17,11 @@ package struct FilingQueue {
     package enum Event {
         /// Inbox events, in order, for the settle rules (`Debouncer.apply`).
         case watched([WatchEvent])
-        /// Files found by a scan or created with content (`Debouncer.found`).
-        case found([BytePath])
+        /// Files found by a scan or created with content (`Debouncer.found`), with
+        /// the watcher's complete reads at the look when it had events unread then.
+        case found([BytePath], unreadAfter: UInt64? = nil)
+        /// The watcher has read its queue empty this many times, and the events are in.
+        case eventsRead(UInt64)
         /// The time has come for `nextDeadline`, or later.
         case tick
         /// The group sent out with `.inspect` is back.
@@ -104,8 +107,11 @@ package struct FilingQueue {
         case .watched(let events):
             for event in events { debouncer.apply(event, at: now) }
             return []
-        case .found(let paths):
-            for path in paths { debouncer.found(path, at: now) }
+        case .found(let paths, let reads):
+            for path in paths { debouncer.found(path, at: now, unreadAfter: reads) }
+            return []
+        case .eventsRead(let reads):
+            debouncer.eventsRead(reads, at: now)
             return []
         case .tick:
             for path in debouncer.due(at: now) where workSet.insert(path).inserted { work.append(path) }

@@ -44,6 +44,18 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Whether a read would find something now (`poll` for `POLLIN`, not waiting).
+    /// A descriptor that cannot be polled answers true: "could not look" is not "nothing".
+    public var hasInput: Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        do {
+            let ready = try Sys.checkCount("poll", nil) { Int(poll(&entry, 1, 0)) }
+            return ready > 0
+        } catch {
+            return true
+        }
+    }
+
     public func sync() throws(SystemError) {
         try FaultInjection.mutating("fsync") { () throws(SystemError) in
             try Sys.check("fsync", nil) { fsync(rawValue) }

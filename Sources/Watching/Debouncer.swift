@@ -13,6 +13,11 @@ import PhotoFilerSystem
 /// writer that pauses longer than the settle time is never filed early; the next
 /// close arms it again. Restarting the timer on every event instead filed chunked
 /// writes early.
+///
+/// A file looked at while the watcher still had events unread (a creation read
+/// late, when the writer's first write had already happened) waits for those
+/// events before it is armed: its `IN_MODIFY` may be among them, and at settle 0
+/// it would be due at once, while its writer still holds it.
 public struct Debouncer: Sendable {
     /// How long a candidate must stay quiet, in nanoseconds (0 = due at once).
     public var settle: UInt64
@@ -26,6 +31,9 @@ public struct Debouncer: Sendable {
     /// Paths written to (`IN_MODIFY`) and not closed since: a scan that finds one
     /// must not arm it, since its writer still holds it open.
     private var writing: Set<BytePath> = []
+    /// Candidates found while events were unread, each with the number of complete
+    /// reads of the event queue at its look: armed once a later read is applied.
+    private var awaitingEvents: [BytePath: UInt64] = [:]
     private var heap = DeadlineHeap()
     private var nextGeneration: UInt64 = 0
 
@@ -33,11 +41,11 @@ public struct Debouncer: Sendable {
         self.settle = settle
     }
 
-    /// Number of paths waiting for their deadline.
-    public var pendingCount: Int { pending.count }
+    /// Number of paths waiting for their deadline or for unread events.
+    public var pendingCount: Int { pending.count + awaitingEvents.count }
 
     /// The paths waiting to settle (for `status`'s files waiting per inbox).
-    public var pendingPaths: [BytePath] { Array(pending.keys) }
+    public var pendingPaths: [BytePath] { Array(pending.keys) + Array(awaitingEvents.keys) }
 
     /// The earliest deadline among pending paths (when to wake next); nil when idle.
     public var nextDeadline: UInt64? {
@@ -61,6 +69,7 @@ public struct Debouncer: Sendable {
             disarm(path)
         case .removed(let path), .movedOut(let path):
             writing.remove(path)
+            awaitingEvents.removeValue(forKey: path)
             disarm(path)
         case .directoryGone(let folder):
             forgetAll(below: folder)
@@ -74,9 +83,28 @@ public struct Debouncer: Sendable {
 
     /// A file found by a scan, or created with content: arms it unless its name is
     /// temporary or a writer still holds it (a write seen and no close since).
-    public mutating func found(_ path: BytePath, at now: UInt64) {
+    ///
+    /// `unreadAfter` is given when the watcher had events unread at the look: the
+    /// number of complete reads so far. The file then waits for `eventsRead(_:at:)`
+    /// to report a later one, so the events queued before the look come first.
+    public mutating func found(_ path: BytePath, at now: UInt64, unreadAfter reads: UInt64? = nil) {
         guard !writing.contains(path) else { return }
-        arm(path, at: now)
+        if let reads {
+            awaitingEvents[path] = reads
+        } else {
+            arm(path, at: now)
+        }
+    }
+
+    /// The watcher has read its queue empty `reads` times, and every event of those
+    /// reads has been applied: the files looked at before the last of them are armed
+    /// now, unless those events showed a writer holding them.
+    public mutating func eventsRead(_ reads: UInt64, at now: UInt64) {
+        guard !awaitingEvents.isEmpty else { return }
+        for (path, lookedAt) in awaitingEvents where lookedAt < reads {
+            awaitingEvents.removeValue(forKey: path)
+            if !writing.contains(path) { arm(path, at: now) }
+        }
     }
 
     /// The paths whose deadline is at or before `now`, each once, then forgotten.
@@ -113,6 +141,7 @@ public struct Debouncer: Sendable {
         let gone = pending.keys.filter { $0.isWithin(folder) }
         for path in gone { pending.removeValue(forKey: path) }
         writing = writing.filter { !$0.isWithin(folder) }
+        awaitingEvents = awaitingEvents.filter { !$0.key.isWithin(folder) }
         compactIfNeeded()
     }
 

@@ -55,8 +55,12 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     /// libinotifytools' fd (internal for tests).
     package let fd: CInt
-    private let handler: @Sendable ([WatchEvent]) -> Void
+    private let handler: @Sendable (WatchBatch) -> Void
     private var source: DispatchSourceRead?
+    /// How many drains have read the queue empty (`WatchBatch.reads`).
+    public private(set) var completeReads: UInt64 = 0
+    /// A drain stopped at `drainLimit` and its continuation is queued.
+    private var continuing = false
     private var table = WatchTable()
     /// Halves of renames waiting for their other half.
     private var renames = RenamePairing()
@@ -79,7 +83,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// stopping, since libinotifytools allows one user per process.
     public init(
         queue: DispatchQueue = DispatchQueue(label: "photofiler.watcher"),
-        handler: @escaping @Sendable ([WatchEvent]) -> Void
+        handler: @escaping @Sendable (WatchBatch) -> Void
     ) throws(WatchError) {
         guard InotifyLibrary.ownership.wait(timeout: .now() + .seconds(5)) == .success else {
             throw .alreadyRunning
@@ -105,6 +109,15 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     deinit {
         source?.cancel()
+    }
+
+    /// Whether something happened that no batch has carried yet: the kernel holds
+    /// events, or a drain stopped at `drainLimit`. A file looked at after its batch
+    /// (a creation read late) may have events queued before the look; they arrive
+    /// in a batch whose `reads` is above `completeReads` now.
+    public var hasUnreadEvents: Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return continuing || FileDescriptor(rawValue: fd).hasInput
     }
 
     /// Number of folders watched now.
@@ -142,9 +155,11 @@ public final class InotifyWatcher: @unchecked Sendable {
             throw error
         }
         if !failures.isEmpty {
-            let handler = handler
             let report = failures
-            queue.async { handler(report) }
+            queue.async { [weak self] in
+                guard let self else { return }
+                handler(WatchBatch(events: report, reads: completeReads))
+            }
         }
         return newly
     }
@@ -192,7 +207,9 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// Reads every event the library and the kernel hold, without blocking
     /// (`next_events(0, 1)`: timeout 0 is a non-blocking `select`, and one event
     /// per call since larger counts busy-wait). Must run to nil, or events stay
-    /// stranded in the library's buffer until the next kernel event.
+    /// stranded in the library's buffer until the next kernel event. A drain that
+    /// read anything hands over a batch, even one whose events all translate to
+    /// nothing, since its `reads` may be what a looked-at file waits for.
     private func drain() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard source != nil else { return }
@@ -203,10 +220,13 @@ public final class InotifyWatcher: @unchecked Sendable {
             // The pointer is valid only until the next library call: copy now.
             translate(RawInotifyEvent(copying: pointer), into: &events)
         }
-        if read == Self.drainLimit {
+        continuing = read == Self.drainLimit
+        if continuing {
             queue.async { [weak self] in self?.drain() }
+        } else {
+            completeReads += 1
         }
-        if !events.isEmpty { handler(events) }
+        if read > 0 { handler(WatchBatch(events: events, reads: completeReads)) }
     }
 
     private func translate(_ raw: RawInotifyEvent, into events: inout [WatchEvent]) {

@@ -50,3 +50,17 @@ public enum WatchEvent: Sendable, Hashable {
         }
     }
 }
+
+/// What one drain of the watcher read, in order.
+public struct WatchBatch: Sendable {
+    public var events: [WatchEvent]
+    /// How many drains had read the queue empty once this one ended: every event
+    /// queued before a look made while `InotifyWatcher.completeReads` was lower is
+    /// in this batch or an earlier one.
+    public var reads: UInt64
+
+    public init(events: [WatchEvent], reads: UInt64) {
+        self.events = events
+        self.reads = reads
+    }
+}

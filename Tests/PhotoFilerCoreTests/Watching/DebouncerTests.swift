@@ -9,12 +9,19 @@ import Testing
     enum Step: Sendable, CustomStringConvertible {
         case event(Int, WatchEvent)
         case found(Int, BytePath)
+        /// Found while the watcher had events unread, after this many complete reads.
+        case foundUnread(Int, BytePath, after: UInt64)
+        /// The watcher's events are in, through this many complete reads.
+        case read(Int, UInt64)
         case due(Int, [BytePath])
 
         var description: String {
             switch self {
             case .event(let ms, let event): return "\(ms) ms: \(event)"
             case .found(let ms, let path): return "\(ms) ms: found \(path)"
+            case .foundUnread(let ms, let path, let reads):
+                return "\(ms) ms: found \(path) after read \(reads)"
+            case .read(let ms, let reads): return "\(ms) ms: read \(reads)"
             case .due(let ms, let paths): return "\(ms) ms: due \(paths)"
             }
         }
@@ -31,6 +38,9 @@ import Testing
             switch step {
             case .event(let ms, let event): debouncer.apply(event, at: Self.ns(ms))
             case .found(let ms, let path): debouncer.found(path, at: Self.ns(ms))
+            case .foundUnread(let ms, let path, let reads):
+                debouncer.found(path, at: Self.ns(ms), unreadAfter: reads)
+            case .read(let ms, let reads): debouncer.eventsRead(reads, at: Self.ns(ms))
             case .due(let ms, let expected):
                 let due = debouncer.due(at: Self.ns(ms))
                 #expect(Set(due) == Set(expected), "\(step)")
@@ -109,6 +119,54 @@ import Testing
     @Test func settleZeroIsDueAtOnce() {
         run([.event(5, .closedWrite(Self.a)), .due(4, []), .due(5, [Self.a])], settleMS: 0)
         run([.event(5, .modified(Self.a)), .due(5, [])], settleMS: 0)
+    }
+
+    /// A file looked at while the watcher still had events unread: at settle 0 it
+    /// would be due at once, so it waits for a read that ended after the look.
+    static let unreadTables: [(String, [Step])] = [
+        (
+            "a creation read late: the writer's first write, unread at the look, holds it",
+            [
+                .foundUnread(0, a, after: 3), .due(0, []), .event(1, .modified(a)), .read(1, 4), .due(1, []),
+                .due(5000, []), .event(5000, .closedWrite(a)), .due(5000, [a]),
+            ]
+        ),
+        (
+            "a hard link looked at while events were unread is due once a later read is in",
+            [.foundUnread(0, a, after: 3), .read(1, 3), .due(1, []), .read(2, 4), .due(2, [a]), .due(9, [])]
+        ),
+        (
+            "a read cut short (the same count) does not arm it; the next complete one does",
+            [.foundUnread(0, a, after: 3), .read(1, 3), .read(1, 3), .due(1, []), .read(2, 5), .due(2, [a])]
+        ),
+        (
+            "removed while it waited: nothing comes due",
+            [.foundUnread(0, a, after: 3), .event(1, .removed(a)), .read(1, 4), .due(10, [])]
+        ),
+        (
+            "its folder gone while it waited: nothing comes due",
+            [.foundUnread(0, a, after: 3), .event(1, .directoryGone("/in")), .read(1, 4), .due(10, [])]
+        ),
+        (
+            "each waits for its own look: a later look waits for a later read",
+            [
+                .foundUnread(0, a, after: 3), .foundUnread(1, b, after: 4), .read(2, 4), .due(2, [a]),
+                .read(3, 5), .due(3, [b]),
+            ]
+        ),
+    ]
+
+    @Test(arguments: unreadTables)
+    func unreadTable(_ name: String, _ steps: [Step]) {
+        run(steps, settleMS: 0)
+    }
+
+    @Test func aFileWaitingForEventsCountsAsPending() {
+        var debouncer = Debouncer(settle: 0)
+        debouncer.found(Self.a, at: 0, unreadAfter: 1)
+        #expect(debouncer.pendingCount == 1)
+        #expect(debouncer.pendingPaths == [Self.a])
+        #expect(debouncer.nextDeadline == nil, "nothing to wake for: the read itself brings it")
     }
 
     @Test func nextDeadlineFollowsTheEarliestLivePath() {

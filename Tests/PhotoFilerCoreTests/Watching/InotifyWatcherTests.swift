@@ -23,6 +23,26 @@ import Testing
         }
     }
 
+    /// A look made on the watcher's queue after an event happened sees it unread;
+    /// the batch that carries it counts a complete read past the look.
+    @Test func eventsNotYetReadAreSeenAndTheirBatchCountsARead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let file = folder.path.appending("a.jpg")
+            // Written on the watcher's queue, so no drain runs between the write and the look.
+            let (unread, readsAtLook) = try watcher.queue.sync {
+                try writeFile(file)
+                return (watcher.hasUnreadEvents, watcher.completeReads)
+            }
+            #expect(unread)
+            #expect(log.wait(for: .closedWrite(file)))
+            #expect(log.reads > readsAtLook)
+            #expect(watcher.queue.sync { !watcher.hasUnreadEvents })
+        }
+    }
+
     @Test func renameInIsMovedIn() throws {
         let folder = try TemporaryFolder()
         let outside = try TemporaryFolder()
@@ -225,8 +245,8 @@ import Testing
                 due.append(group.map { WatchEvent.closedWrite($0.source) })
             }
         }
-        let watcher = try InotifyWatcher(queue: queue) { events in
-            _ = shell.filing.handle(.watched(events), at: DeadlineTimer.now, request: request)
+        let watcher = try InotifyWatcher(queue: queue) { batch in
+            _ = shell.filing.handle(.watched(batch.events), at: DeadlineTimer.now, request: request)
             timer.arm(at: shell.filing.nextDeadline)
         }
         defer { queue.sync { watcher.stop() } }

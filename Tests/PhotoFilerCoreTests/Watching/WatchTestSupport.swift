@@ -10,14 +10,18 @@ import TestSupport
 /// with a generous timeout and no fixed sleeps: each batch wakes the waiter.
 final class EventLog: Sendable {
     private let events = Mutex<[WatchEvent]>([])
+    private let lastReads = Mutex<UInt64>(0)
     private let arrived = DispatchSemaphore(value: 0)
 
-    func append(_ batch: [WatchEvent]) {
+    func append(_ batch: [WatchEvent], reads: UInt64 = 0) {
         events.withLock { $0.append(contentsOf: batch) }
+        lastReads.withLock { $0 = reads }
         arrived.signal()
     }
 
     var all: [WatchEvent] { events.withLock { $0 } }
+    /// The `reads` of the last batch.
+    var reads: UInt64 { lastReads.withLock { $0 } }
 
     /// Waits until `condition` holds for the events so far; false on timeout.
     @discardableResult
@@ -37,7 +41,7 @@ final class EventLog: Sendable {
 /// Runs `body` with a started watcher and its log; stops the watcher after.
 func withWatcher(_ body: (InotifyWatcher, EventLog) throws -> Void) throws {
     let log = EventLog()
-    let watcher = try InotifyWatcher { log.append($0) }
+    let watcher = try InotifyWatcher { log.append($0.events, reads: $0.reads) }
     defer { watcher.queue.sync { watcher.stop() } }
     try body(watcher, log)
 }
