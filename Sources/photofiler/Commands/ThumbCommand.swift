@@ -106,7 +106,9 @@ struct ThumbCommand: Command {
             log.info(
                 "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.unreadable) could not be looked at, \(outcome.total) in the library."
             )
-            return 0
+            // An undecodable file is an answer (it has no thumbnail); one that could not be
+            // looked at is not, and its warning says what to fix.
+            return outcome.unreadable > 0 ? 1 : 0
         } catch {
             line.finish()
             context.fail(error.description)
