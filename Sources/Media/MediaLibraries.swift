@@ -46,6 +46,10 @@ private let startup: MediaError? = {
         vips_error_clear()
         return .libraryUnavailable(name: "libvips", reason: reason)
     }
+    // Only the loaders libvips fuzzes (JPEG, PNG, GIF, WebP, TIFF, HEIF): bytes that
+    // libmagic took for a photo but that sniff as ImageMagick's, poppler's, OpenSlide's,
+    // PPM's, FITS's or Matlab's are refused rather than handed to a parser nobody fuzzed.
+    vips_block_untrusted_set(1)
     // No run-time generated (orc) vector code: the helpers' filter forbids executable
     // memory, and the scaling is as right without it, only slower.
     vips_vector_set_enabled(0)

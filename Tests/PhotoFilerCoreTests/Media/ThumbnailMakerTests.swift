@@ -128,6 +128,19 @@ struct ThumbnailMakerTests {
         }
     }
 
+    /// A picture only an unfuzzed loader reads (a PGM: libvips' `ppmload`; likewise
+    /// ImageMagick's, poppler's) is refused, not decoded, even as the source `.image`.
+    @Test func loadersLibvipsDoesNotFuzzAreRefused() throws {
+        let folder = try TemporaryFolder()
+        try writeFile(folder.file("grey.pgm"), Array("P5\n2 2\n255\n".utf8) + [0, 64, 128, 255])
+        let fd = try Sys.openForReading(folder.file("grey.pgm"))
+        defer { fd.close() }
+        #expect(throws: ThumbnailFailure.self) {
+            try ThumbnailMaker().make(
+                fd, size: 15, ThumbnailRequest(source: .image, renditions: [.jpeg(256)]))
+        }
+    }
+
     @Test func fileURIsAreGLibs() {
         #expect(FileURI.of("/tmp/a b/é#?.jpg") == "file:///tmp/a%20b/%C3%A9%23%3F.jpg")
         #expect(FileURI.of(BytePath(bytes: Array("/tmp/caf".utf8) + [0xE9])) == "file:///tmp/caf%E9")
