@@ -16,13 +16,15 @@ import PhotoFilerSystem
 /// Driving it (the daemon):
 /// 1. `InotifyWatcher.initializeEarly()` first thing in `main`, while the library's
 ///    fd is still below 1024 (it uses `select()`).
-/// 2. `let watcher = try InotifyWatcher { events in … }`: the handler runs on
+/// 2. `let watcher = try InotifyWatcher { batch in … }`: the handler runs on
 ///    `watcher.queue`.
 /// 3. On that queue: `let folders = try watcher.watch(directory: inbox, excluding: [library])`,
 ///    then scan each returned folder (files already there produce no events).
 /// 4. On `.directoryAppeared(f)` scan `f`; on `.overflow` rescan every root; on
 ///    `.directoryGone(root)` watch `root` again once it exists.
-/// 5. `watcher.stop()` on the queue when done.
+/// 5. A file looked at while `hasUnreadEvents` (a scan, a creation with content) is
+///    not known quiet until a batch whose `reads` exceeds `completeReads` at the look.
+/// 6. `watcher.stop()` on the queue when done.
 public final class InotifyWatcher: @unchecked Sendable {
     /// The serial queue that owns the watcher and libinotifytools.
     public let queue: DispatchQueue
