@@ -1,5 +1,5 @@
-// glibc calls that Swift's Glibc module does not import: `syncfs` is declared by
-// <unistd.h> only under _GNU_SOURCE, and <malloc.h> and <sys/vfs.h> are not part of the module.
+// glibc calls that Swift's Glibc module does not import: `syncfs` and `F_SETLEASE` are
+// declared (by <unistd.h>, <fcntl.h>) only under _GNU_SOURCE, and <malloc.h> and <sys/vfs.h> are not part of the module.
 // Wrapped as C functions so Swift calls them with the C calling convention.
 #ifndef PHOTOFILER_SYSTEM_SHIMS_H
 #define PHOTOFILER_SYSTEM_SHIMS_H
@@ -7,6 +7,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -14,6 +15,11 @@
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
 static inline int photofiler_syncfs(int fd) { return syncfs(fd); }
+
+/// fcntl(2) F_SETLEASE: `F_SETLEASE` is defined by <fcntl.h> only under _GNU_SOURCE,
+/// and fcntl is variadic. `type` is F_RDLCK (0) or F_UNLCK (2). Returns 0, or -1
+/// with errno set (EAGAIN: the file is open for writing).
+static inline int photofiler_set_lease(int fd, int type) { return fcntl(fd, F_SETLEASE, type); }
 
 /// malloc_trim(3): gives free heap pages back to the kernel.
 static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); }

@@ -85,7 +85,11 @@ extension Daemon {
             case .lookForContent(let path):
                 do {
                     let status = try Sys.status(path)
-                    if status.isRegularFile, status.size > 0 { foundInBatch.append(path) }
+                    guard status.isRegularFile, status.size > 0 else { continue }
+                    // Its writer still holds it (a creation read after the first write):
+                    // the close that comes files it. Not known: looked at as a candidate.
+                    if try Sys.isOpenForWriting(path) == true { continue }
+                    foundInBatch.append(path)
                 } catch  where error.errno == .noSuchFile {
                     // Gone already: nothing to file.
                 } catch {

@@ -80,6 +80,35 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// A hard link into the inbox to a file another process is still writing
+    /// elsewhere: its writes bring no event in the inbox, so only the kernel can say
+    /// it is held (a read lease). It is not looked at while held, and is filed whole
+    /// once quiet (here the app renames it when done).
+    @Test func aHardLinkToAFileStillBeingWrittenIsNotLookedAt() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "0"])
+        let inbox = scene.inbox()
+        let picture = Pictures.uniqueJPEG(0, tag: "held")
+        let outside = scene.staging.appending("held.jpg")
+        let writer = try OpenWriter(outside)
+        try writer.write(picture[..<(picture.count / 2)])
+        try Sys.link(outside, to: inbox.appending("held.jpg"))
+        // Events are handled in order: once the sentinel dropped after it is filed,
+        // the link's creation has been looked at.
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "held"), as: "sentinel.jpg", into: inbox)
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(daemon.logLines(containing: "held.jpg").isEmpty, "looked at while held: \(daemon.log)")
+        #expect(scene.contents.albumEntries("QQ").map(\.lastComponent.display) == ["sentinel.jpg"])
+
+        try writer.write(picture[(picture.count / 2)...])
+        writer.close()
+        try Sys.rename(inbox.appending("held.jpg"), to: inbox.appending("done.jpg"))
+        #expect(scene.waitForAlbum(count: 2), "\(daemon.log)")
+        try scene.contents.expectFiledOnce(
+            [Pictures.sha256(Pictures.uniqueJPEG(1, tag: "held")), Pictures.sha256(picture)], album: "QQ")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// A browser download: a zero-byte placeholder under the final name, the
     /// bytes written to `NAME.part`, then renamed over the placeholder.
     @Test func aDownloadIsFiledOnceAndTemporaryNamesNever() throws {
