@@ -30,12 +30,32 @@ extension Daemon {
         stateChanged()
     }
 
-    /// Files a look found. A look made while the watcher has events unread (a
-    /// creation read after its writer's first write) may have missed that the file
-    /// is being written: the filing queue arms it only once those events are in.
-    private func feedFound(_ paths: [BytePath]) {
+    /// Files a look or a scan found, with no close or rename to say they are done.
+    /// One that someone holds open for writing (a creation read after its writer's
+    /// first write, a hard link to a file still written elsewhere) is left to the
+    /// close that comes, or to the next rescan. A look made while the watcher has
+    /// events unread may have missed a write: the filing queue arms the rest only
+    /// once those events are in.
+    /// Returns how many were queued.
+    @discardableResult
+    private func feedFound(_ paths: [BytePath]) -> Int {
         let reads = watcher.hasUnreadEvents ? watcher.completeReads : nil
-        feed(.found(paths, unreadAfter: reads))
+        let quiet = paths.filter { !isHeldByAWriter($0) }
+        feed(.found(quiet, unreadAfter: reads))
+        return quiet.count
+    }
+
+    /// True only when the kernel says a writer holds `path`: a file that cannot be
+    /// looked at, or of which the kernel will not say, stays a candidate, and filing
+    /// it says what is wrong.
+    private func isHeldByAWriter(_ path: BytePath) -> Bool {
+        do {
+            guard try Sys.isOpenForWriting(path) == true else { return false }
+            log.debug("'\(path.display)' is held open for writing; it is filed once its writer is done.")
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Performs the supervisor's actions in order, each with what it leads to.
@@ -78,18 +98,13 @@ extension Daemon {
                 if announce, files.count > 300 {
                     log.info("Found \(files.count) file(s) in '\(root.display)'; filing them as they settle.")
                 }
-                feedFound(files)
-                found += files.count
+                found += feedFound(files)
             case .scanFolder(let folder):
                 foundInBatch += scanner.scan(folder).files
             case .lookForContent(let path):
                 do {
                     let status = try Sys.status(path)
-                    guard status.isRegularFile, status.size > 0 else { continue }
-                    // Its writer still holds it (a creation read after the first write):
-                    // the close that comes files it. Not known: looked at as a candidate.
-                    if try Sys.isOpenForWriting(path) == true { continue }
-                    foundInBatch.append(path)
+                    if status.isRegularFile, status.size > 0 { foundInBatch.append(path) }
                 } catch  where error.errno == .noSuchFile {
                     // Gone already: nothing to file.
                 } catch {

@@ -109,6 +109,30 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// A file an app is still writing when the daemon starts: the start-up scan
+    /// finds it with content and no event to say it is done, and leaves it to the
+    /// close that comes.
+    @Test func aFileStillBeingWrittenAtStartUpWaitsForItsClose() throws {
+        let scene = try DaemonScene()
+        let inbox = scene.inbox()
+        try Sys.makeDirectories(inbox)
+        let picture = Pictures.uniqueJPEG(0, tag: "start-up")
+        let writer = try OpenWriter(inbox.appending("slow.jpg"))
+        try writer.write(picture[..<(picture.count / 2)])
+        let daemon = try scene.start(["--settle", "0"])
+        // Filed in order after the scan: once the sentinel is filed, the scan's look is done.
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "start-up"), as: "sentinel.jpg", into: inbox)
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(daemon.logLines(containing: "slow.jpg").isEmpty, "looked at while held: \(daemon.log)")
+
+        try writer.write(picture[(picture.count / 2)...])
+        writer.close()
+        #expect(scene.waitForAlbum(count: 2), "\(daemon.log)")
+        try scene.contents.expectFiledOnce(
+            [Pictures.sha256(Pictures.uniqueJPEG(1, tag: "start-up")), Pictures.sha256(picture)], album: "QQ")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// A browser download: a zero-byte placeholder under the final name, the
     /// bytes written to `NAME.part`, then renamed over the placeholder.
     @Test func aDownloadIsFiledOnceAndTemporaryNamesNever() throws {
