@@ -155,8 +155,9 @@ extension Gallery {
             case .none: return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
             case .failed(let reason): return .error(503, reason)
             }
+            // Made or found a moment ago: a file that cannot be opened now is not "none".
             guard let response = Self.sending(file) else {
-                return .error(404, "Asset \(asset.id) has no thumbnail: its file cannot be decoded.")
+                return .error(503, "Asset \(asset.id)'s thumbnail cannot be read now; try again.")
             }
             if case .library = scope {
                 knownThumbnails.remember(
