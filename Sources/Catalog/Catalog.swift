@@ -20,6 +20,8 @@ public final class Catalog {
     package let connection: SQLiteConnection
     /// Open `transaction` calls; only the outermost one begins and commits.
     private var depth = 0
+    /// Whether the outermost open transaction is a `write` (a `read` may not hold one).
+    private var outerWrites = true
 
     /// Opens (creating when missing) the catalog and migrates it to `schemaVersion`.
     ///
@@ -64,16 +66,31 @@ public final class Catalog {
         try runTransaction(body, wrap: { $0 })
     }
 
+    /// Runs the look-ups of `body` in one read transaction (`BEGIN DEFERRED`): one
+    /// snapshot and one set of locks for all of them, where each statement on its
+    /// own takes and gives back both. `body` must not write: a write would have to
+    /// upgrade the snapshot, which fails if another process wrote meanwhile. Inside
+    /// a `write`, `body` just runs.
+    package func read<R>(_ body: () throws(CatalogError) -> R) throws(CatalogError) -> R {
+        try runTransaction(body, writes: false, wrap: { $0 })
+    }
+
     private func runTransaction<R, E: Error>(
-        _ body: () throws(E) -> R, wrap: (CatalogError) -> E
+        _ body: () throws(E) -> R, writes: Bool = true, wrap: (CatalogError) -> E
     ) throws(E) -> R {
         if depth > 0 {
+            precondition(!writes || outerWrites, "a catalog write inside a read transaction")
             depth += 1
             defer { depth -= 1 }
             return try body()
         }
-        do { try connection.execute("BEGIN IMMEDIATE") } catch { throw wrap(error) }
+        do {
+            try connection.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        } catch {
+            throw wrap(error)
+        }
         depth = 1
+        outerWrites = writes
         defer { depth = 0 }
         let result: R
         do {
@@ -83,7 +100,11 @@ public final class Catalog {
             throw error
         }
         do {
-            try FaultInjection.mutating("sqlite-commit") { () throws(CatalogError) in
+            if writes {
+                try FaultInjection.mutating("sqlite-commit") { () throws(CatalogError) in
+                    try connection.execute("COMMIT")
+                }
+            } else {
                 try connection.execute("COMMIT")
             }
         } catch {

@@ -21,6 +21,8 @@ public final class FileInspector: @unchecked Sendable {
     /// The helpers that read the bytes; started on the first file, so commands that
     /// only read the catalog (`list`, `albums`) never start one.
     private let helpers: HelperPool
+    /// This process's user, asked once (`mustCopy` asks it of every file).
+    private let effectiveUserID = geteuid()
 
     public init(layout: LibraryLayout, helpers: HelperPool = .shared) throws(SystemError) {
         self.layout = layout
@@ -189,7 +191,7 @@ public final class FileInspector: @unchecked Sendable {
     /// stays (keep, copy), lives on another file system, or belongs to another user
     /// (fs.protected_hardlinks refuses to link it, and its owner could still change it).
     package func mustCopy(_ request: FilingRequest, status: FileStatus) -> Bool {
-        let ownedByAnother = status.userID != geteuid() && geteuid() != 0
+        let ownedByAnother = status.userID != effectiveUserID && effectiveUserID != 0
         return request.mode != .move || status.device != libraryDevice || ownedByAnother
     }
 

@@ -48,13 +48,21 @@ public enum NameAllocator {
     package static func hardLink(_ file: BytePath, into folder: BytePath, preferred: BytePath)
         throws(SystemError) -> BytePath
     {
-        let original = try Sys.status(file)
+        // Looked at only once a name is taken: most links take the first candidate.
+        var original: FileStatus?
         return try allocate(preferred: preferred) { (candidate) throws(SystemError) in
             let name = folder.appending(candidate)
             do throws(SystemError) {
                 try Sys.link(file, to: name)
             } catch  where error.errno == .exists {
-                guard let there = try Sys.statusIfExists(name), there.isSameFile(as: original) else {
+                let linked: FileStatus
+                if let original {
+                    linked = original
+                } else {
+                    linked = try Sys.status(file)
+                }
+                original = linked
+                guard let there = try Sys.statusIfExists(name), there.isSameFile(as: linked) else {
                     throw error
                 }
             }

@@ -7,18 +7,27 @@ extension Filer {
     /// free variant; returns the roll path. The folder, and a new month folder's
     /// parents, are left to the group's step 4, which makes their entries durable
     /// with the links, before the catalog row.
+    ///
+    /// The folder is made when the link finds it missing, not looked for first:
+    /// all but a month's first file find it there, and are spared a `stat`.
     func linkIntoRoll(
         _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath,
         folders: inout FolderSyncer
     ) throws(FilingError) -> BytePath {
         let absoluteFolder = layout.absolute(folder)
         let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
-            if try Sys.makeDirectories(absoluteFolder) {
-                folders.touch(absoluteFolder.parent)
-                folders.touch(absoluteFolder.parent.parent)
-            }
-            return try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
-                try Sys.link(bytes, to: absoluteFolder.appending(candidate))
+            try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
+                let name = absoluteFolder.appending(candidate)
+                do throws(SystemError) {
+                    try Sys.link(bytes, to: name)
+                } catch  where error.errno == .noSuchFile {
+                    // The folder is missing, or the bytes are gone (the second link says which).
+                    if try Sys.makeDirectories(absoluteFolder) {
+                        folders.touch(absoluteFolder.parent)
+                        folders.touch(absoluteFolder.parent.parent)
+                    }
+                    try Sys.link(bytes, to: name)
+                }
             }
         }
         folders.touch(absoluteFolder)

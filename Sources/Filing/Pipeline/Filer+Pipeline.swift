@@ -98,35 +98,50 @@ extension Filer {
     // MARK: 1. The plan
 
     /// Decides each file's plan from the catalog and the group, and finds its album.
+    /// The group's look-ups share one read transaction; the albums are found after
+    /// it, since a new album is a write.
     private func plan(_ items: inout [PipelineItem]) {
         var firstByHash: [String: Int] = [:]
-        for position in items.indices {
-            let item = items[position]
-            do throws(FilingError) {
-                let found = try catalogCall {
-                    () throws(CatalogError) -> (String?, AssetRecord?, AssetRecord?) in
-                    let last =
-                        item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
-                    return (
-                        last, try catalog.asset(liveVideoHash: item.hash), try catalog.asset(hash: item.hash)
-                    )
-                }
-                let earlier = firstByHash[item.hash].map { ($0, items[$0].plan) }
-                let plan = FilingPlan.decide(
-                    hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: found.0,
-                    liveVideoOwner: found.1, existing: found.2, earlierInGroup: earlier)
-                items[position].plan = plan
-                if plan != .alreadySeen, firstByHash[item.hash] == nil { firstByHash[item.hash] = position }
-                if plan != .alreadySeen {
-                    items[position].album = try item.request.album.map { (name) throws(FilingError) in
-                        try albums.album(named: name, now: now())
+        do throws(FilingError) {
+            try catalogCall { () throws(CatalogError) in
+                try catalog.read { () throws(CatalogError) in
+                    for position in items.indices {
+                        try decide(&items, at: position, firstByHash: &firstByHash)
                     }
                 }
-                if plan == .new { items[position].rollFolder = try folderOfStill(for: item.draft) }
+            }
+        } catch {
+            for position in items.indices where items[position].isActive { items[position].failure = error }
+            return
+        }
+        for position in items.indices where items[position].isActive && items[position].plan != .alreadySeen {
+            let item = items[position]
+            do throws(FilingError) {
+                items[position].album = try item.request.album.map { (name) throws(FilingError) in
+                    try albums.album(named: name, now: now())
+                }
+                if item.plan == .new { items[position].rollFolder = try folderOfStill(for: item.draft) }
             } catch {
                 items[position].failure = error
             }
         }
+    }
+
+    /// One file's plan, from what the catalog knows of its content and source and
+    /// from the files before it in the group.
+    private func decide(_ items: inout [PipelineItem], at position: Int, firstByHash: inout [String: Int])
+        throws(CatalogError)
+    {
+        let item = items[position]
+        let last = item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
+        let liveVideoOwner = try catalog.asset(liveVideoHash: item.hash)
+        let existing = try catalog.asset(hash: item.hash)
+        let earlier = firstByHash[item.hash].map { ($0, items[$0].plan) }
+        let plan = FilingPlan.decide(
+            hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: last,
+            liveVideoOwner: liveVideoOwner, existing: existing, earlierInGroup: earlier)
+        items[position].plan = plan
+        if plan != .alreadySeen, firstByHash[item.hash] == nil { firstByHash[item.hash] = position }
     }
 
     /// A Live Photo's video whose still is filed already goes into the still's folder,
