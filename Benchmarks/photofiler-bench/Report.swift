@@ -137,7 +137,9 @@ struct Report {
         func watcher(_ w: WatcherResult) -> [String: Any] {
             var object: [String: Any] = ["seconds": w.seconds, "filesPerSecond": w.filesPerSecond]
             if !w.latencies.isEmpty {  // the baseline without thumbnails times the burst alone
-                object["latencyMs"] = ["p50": percentile(w.latencies, 50), "p99": percentile(w.latencies, 99)]
+                object["latencyMs"] = [
+                    "p50": percentile(w.latencies, 50), "p99": percentile(w.latencies, 99),
+                ]
                 object["durableLatencyMs"] = [
                     "p50": percentile(w.durableLatencies, 50), "p99": percentile(w.durableLatencies, 99),
                 ]
