@@ -152,10 +152,3 @@ static inline VipsImage *photofiler_vips_load_buffer(const void *bytes, size_t c
 // The transformation properties of an item (HeifPrimaryImage).
 #include <libheif/heif_properties.h>
 
-/// libheif (1.14 on) loads its decoders as plugins, with dlopen, on its first
-/// initialisation: done once at start-up, and kept (libheif counts its users), so
-/// that a helper, which may open no file once it is locked down, can decode HEIC.
-static inline void photofiler_heif_load_plugins(void) {
-    struct heif_error error = heif_init(NULL);
-    (void)error;  // a libheif without plugins decodes nothing: each file says so
-}

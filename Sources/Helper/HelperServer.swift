@@ -37,6 +37,8 @@ package final class HelperServer {
 
     /// `photofiler-helper __helper`, started by the daemon with its socket at fd 3.
     package static func run() -> Never {
+        // First, while the process has no other thread: it sets the environment.
+        PhotoPlugins.restrict()
         let socket = FileDescriptor(rawValue: HelperExecutable.socketDescriptor)
         // Before any thread starts, so the decoders' threads cannot spend RLIMIT_AS on
         // arenas under contention. (Seen twice on a machine at load 20, not reproduced

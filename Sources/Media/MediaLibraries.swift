@@ -46,6 +46,8 @@ private let startup: MediaError? = {
         vips_error_clear()
         return .libraryUnavailable(name: "libvips", reason: reason)
     }
+    // Where vips_init loaded no module (a helper: PhotoPlugins), the ones it needs.
+    PhotoPlugins.loadVipsModules()
     // Only the loaders libvips fuzzes (JPEG, PNG, GIF, WebP, TIFF, HEIF): bytes that
     // libmagic took for a photo but that sniff as ImageMagick's, poppler's, OpenSlide's,
     // PPM's, FITS's or Matlab's are refused rather than handed to a parser nobody fuzzed.
@@ -53,7 +55,8 @@ private let startup: MediaError? = {
     // No run-time generated (orc) vector code: the helpers' filter forbids executable
     // memory, and the scaling is as right without it, only slower.
     vips_vector_set_enabled(0)
-    photofiler_heif_load_plugins()
+    photofiler_heif_initialize()
+    PhotoPlugins.loadHeifPlugins()
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
     // namespace table is process-wide and unlocked; ExifMetadata's reader sees them).
     for (prefix, uri) in MotionPhoto.namespaces {

@@ -17,4 +17,10 @@ public enum ProcessEnvironment {
         }
         return result
     }
+
+    /// Sets `name` to `value`. Only for a process that has started no thread yet:
+    /// `setenv` may move the table another thread's `getenv` is reading.
+    public static func setBeforeThreads(_ name: String, _ value: String) {
+        _ = setenv(name, value, 1)
+    }
 }

@@ -60,6 +60,28 @@ import Testing
         }
     }
 
+    /// A helper maps libvips' HEIF module and libheif's decoders, and none of the
+    /// plug-ins it does not use (each start paid for them: PhotoPlugins).
+    @Test func helpersLoadOnlyThePluginsTheyUse() throws {
+        let pool = Self.pool()
+        defer { pool.stop() }
+        _ = try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool)
+        let pids = pool.helperPIDs
+        #expect(!pids.isEmpty)
+        for pid in pids {
+            let maps = String(decoding: try readFile(BytePath("/proc/\(pid)/maps")), as: UTF8.self)
+            let names = Set(
+                maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
+            #expect(names.contains("vips-heif.so"), "\(names.sorted())")
+            #expect(names.contains("libheif-libde265.so"), "\(names.sorted())")
+            for unused in [
+                "vips-magick.so", "vips-poppler.so", "vips-openslide.so", "vips-jxl.so", "libheif-x265.so",
+            ] {
+                #expect(!names.contains(unused), "helper \(pid) maps \(unused)")
+            }
+        }
+    }
+
     /// The sandboxed answers are exactly what the same reader says in process, for
     /// the examples and the corpus: nothing the lockdown forbids was needed.
     @Test func sandboxedAnswersMatchTheReaderInProcess() throws {
