@@ -7,8 +7,8 @@ import Synchronization
 /// decoders, and nothing else. On their own, libvips loads every module it has
 /// (ImageMagick, poppler, OpenSlide, JPEG XL: loaders `vips_block_untrusted_set`
 /// refuses, or formats photofiler does not file) and libheif every plugin, the
-/// x265 and AOM encoders too. Each helper paid for them on every start: 85–91 ms
-/// of CPU with them, 68–71 ms without (medians of 11 starts, on Debian 12 with
+/// x265 and AOM encoders too. Each helper paid for them on every start: 85–99 ms
+/// of CPU with them, 68–80 ms without (medians of 11 starts, on Debian 12 with
 /// libvips 8.14 and libheif 1.19 from bookworm-backports).
 ///
 /// `restrict()` points each library's own search at a folder that does not exist

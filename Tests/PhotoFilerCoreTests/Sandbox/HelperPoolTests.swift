@@ -42,13 +42,18 @@ import Testing
         }
     }
 
+    /// The helpers `pool` started to read one file.
+    static func startedHelpers(_ pool: HelperPool) throws -> [pid_t] {
+        _ = try inspect(Array(try examplePaths.prefix(1)), with: pool)
+        let pids = pool.helperPIDs
+        #expect(!pids.isEmpty)
+        return pids
+    }
+
     @Test func helpersAreLockedDownAndCannotOpenAFile() throws {
         let pool = Self.pool()
         defer { pool.stop() }
-        _ = try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool)
-        let pids = pool.helperPIDs
-        #expect(!pids.isEmpty)
-        for pid in pids {
+        for pid in try Self.startedHelpers(pool) {
             let status = String(decoding: try readFile(BytePath("/proc/\(pid)/status")), as: UTF8.self)
             let lines = status.split(separator: "\n").map { $0.split(separator: "\t").joined(separator: " ") }
             #expect(lines.contains("NoNewPrivs: 1"), "\(status)")
@@ -65,10 +70,7 @@ import Testing
     @Test func helpersLoadOnlyThePluginsTheyUse() throws {
         let pool = Self.pool()
         defer { pool.stop() }
-        _ = try Self.inspect(Array(try Self.examplePaths.prefix(1)), with: pool)
-        let pids = pool.helperPIDs
-        #expect(!pids.isEmpty)
-        for pid in pids {
+        for pid in try Self.startedHelpers(pool) {
             let maps = String(decoding: try readFile(BytePath("/proc/\(pid)/maps")), as: UTF8.self)
             let names = Set(
                 maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
