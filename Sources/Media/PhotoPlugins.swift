@@ -41,14 +41,16 @@ package enum PhotoPlugins {
     /// Loads libvips' chosen modules (after `vips_init`), when restricted.
     static func loadVipsModules() {
         for path in plan.withLock({ $0.vips }) {
-            _ = path.withCString { photofiler_vips_load_module($0) }  // not loaded: its files say so
+            // As vips_init does; the module makes itself resident and registers its loaders.
+            _ = path.withCString { g_module_open($0, G_MODULE_BIND_LAZY) }  // not loaded: its files say so
         }
     }
 
     /// Loads libheif's chosen plugins (after `heif_init`), when restricted.
     static func loadHeifPlugins() {
         for path in plan.withLock({ $0.heif }) {
-            _ = path.withCString { photofiler_heif_load_plugin($0) }  // not loaded: its files say so
+            var plugin: UnsafePointer<heif_plugin_info>?
+            _ = path.withCString { heif_load_plugin($0, &plugin) }  // not loaded: its files say so
         }
     }
 
@@ -62,12 +64,24 @@ package enum PhotoPlugins {
         stem(of: name, prefix: "vips-").map(vipsModules.contains) ?? false
     }
 
-    /// The wanted modules of libvips' module folder; nil when it could not be looked at.
+    /// The wanted modules of the folder vips_init reads ("vips-modules-MAJOR.MINOR"
+    /// beside the libvips that is mapped: not `vips_guess_libdir`, which keeps its
+    /// first answer and so would pin the folder before VIPSHOME is set); nil when it
+    /// could not be looked at, or when the user's own VIPSHOME moves it.
     private static func vipsModuleFiles() -> [BytePath]? {
-        var folder = [CChar](repeating: 0, count: Int(PATH_MAX))
-        guard photofiler_vips_module_folder(&folder, folder.count) == 0 else { return nil }
-        let path = folder.withUnsafeBufferPointer { BytePath(cString: $0.baseAddress!) }
-        return files(in: path, wanted: wanted(vipsModule:))
+        guard ProcessEnvironment.current["VIPSHOME"] == nil else { return nil }
+        var object = photofiler_loaded_objects()
+        while let loaded = object {
+            if let name = loaded.pointee.l_name {
+                let path = BytePath(cString: name)
+                if path.lastComponent.bytes.starts(with: Array("libvips.so".utf8)) {
+                    let folder = path.parent.appending("vips-modules-\(vips_version(0)).\(vips_version(1))")
+                    return files(in: folder, wanted: wanted(vipsModule:))
+                }
+            }
+            object = UnsafePointer(loaded.pointee.l_next)
+        }
+        return nil
     }
 
     /// The wanted plugins of libheif's plugin folders; nil when one could not be looked at.
@@ -86,11 +100,15 @@ package enum PhotoPlugins {
         return found
     }
 
-    /// "NAME" of "PREFIX" + "NAME" + ".so".
+    /// "NAME" of "PREFIX" + "NAME" + ".so", compared as bytes.
     private static func stem(of name: BytePath, prefix: String) -> String? {
-        let text = name.display
-        guard text.hasPrefix(prefix), text.hasSuffix(".so") else { return nil }
-        return String(text.dropFirst(prefix.count).dropLast(3))
+        let bytes = name.bytes
+        let head = Array(prefix.utf8)
+        let tail = Array(".so".utf8)
+        guard bytes.count > head.count + tail.count, bytes.starts(with: head),
+            bytes.suffix(tail.count).elementsEqual(tail)
+        else { return nil }
+        return String(validating: bytes[head.count..<(bytes.count - tail.count)], as: UTF8.self)
     }
 
     /// The wanted files of a folder: none when it does not exist, nil when it could
