@@ -16,6 +16,11 @@ import Synchronization
 /// after initialising the libraries. A process that never calls it (the tests
 /// that read in process) loads what the libraries load on their own, and so does
 /// a library whose plug-in folder could not be listed.
+///
+/// An inherited `VIPSHOME` does not move the search: `vips_init` sets it in its
+/// own process (`VIPSHOME=/usr`, from its guessed prefix), so a helper started
+/// by a process that read pictures itself inherits it, and the modules that
+/// match the mapped libvips are the ones beside it, whatever a variable says.
 package enum PhotoPlugins {
     /// Where libvips and libheif look for plug-ins on their own once restricted.
     static let nowhere = "/nonexistent/photofiler-plugins"
@@ -67,9 +72,8 @@ package enum PhotoPlugins {
     /// The wanted modules of the folder vips_init reads ("vips-modules-MAJOR.MINOR"
     /// beside the libvips that is mapped: not `vips_guess_libdir`, which keeps its
     /// first answer and so would pin the folder before VIPSHOME is set); nil when it
-    /// could not be looked at, or when the user's own VIPSHOME moves it.
+    /// could not be looked at.
     private static func vipsModuleFiles() -> [BytePath]? {
-        guard ProcessEnvironment.current["VIPSHOME"] == nil else { return nil }
         var object = photofiler_loaded_objects()
         while let loaded = object {
             if let name = loaded.pointee.l_name {
