@@ -18,6 +18,7 @@ package enum Schema {
         Migration(version: 3, script: galleryVersion),
         Migration(version: 4, script: livePhotos),
         Migration(version: 5, script: folderStamps),
+        Migration(version: 6, script: changeLogCheck),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.
@@ -159,12 +160,21 @@ package enum Schema {
     /// the rows after the sequence number it has seen. Only the newest 4,096 rows
     /// are kept; a reader that fell further behind reloads. `share_tokens` holds
     /// `share` links by the SHA-256 of their token, never the token itself.
-    package static let galleryVersion = """
+    /// Version 6 rebuilds `asset_changes` with a cheaper check (`Schema+ChangeLog`);
+    /// the triggers are `changeLogTriggers`, shared with that rebuild.
+    package static let galleryVersion =
+        """
         CREATE TABLE asset_changes (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             asset_id INTEGER NOT NULL,
             kind TEXT NOT NULL CHECK (kind IN ('filed', 'deleted', 'changed'))
         );
+
+        """ + changeLogTriggers + shareTokens
+
+    /// The change log's triggers: bounded to the newest 4,096 rows, one row for
+    /// each change of an asset or of its albums.
+    static let changeLogTriggers = """
         CREATE TRIGGER asset_changes_bounded AFTER INSERT ON asset_changes
         BEGIN
             DELETE FROM asset_changes WHERE seq <= NEW.seq - 4096;
@@ -202,6 +212,9 @@ package enum Schema {
             INSERT INTO asset_changes (asset_id, kind) VALUES (NEW.asset_id, 'changed');
         END;
 
+        """
+
+    static let shareTokens = """
         CREATE TABLE share_tokens (
             hash TEXT PRIMARY KEY,
             album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,

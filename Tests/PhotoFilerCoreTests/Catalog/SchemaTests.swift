@@ -74,6 +74,53 @@ import Testing
         #expect(try again.asset(id: 1)?.hash == sampleAsset(1).hash)
     }
 
+    /// Version 6 makes the change log again with a cheaper check: its rows and its
+    /// sequence survive (a running `serve` reads on after the number it has seen),
+    /// the triggers log as before, and a kind outside the three is still refused.
+    @Test func theChangeLogKeepsItsRowsAndSequenceThroughVersionSix() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            for migration in Schema.migrations where migration.version <= 5 {
+                try connection.executeScript(migration.script)
+            }
+            try connection.execute("PRAGMA user_version = 5")
+            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
+            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(2), id: nil))
+            // The newest row gone: numbers still go on after it, never reused.
+            try connection.execute("DELETE FROM asset_changes WHERE seq = 2")
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try userVersion(path) == 6)
+        #expect(
+            try catalog.changes(after: 0, limit: 10) == [
+                Catalog.AssetChange(sequence: 1, asset: 1, kind: .filed)
+            ])
+        let id = try catalog.insertAsset(sampleAsset(3))
+        #expect(
+            try catalog.changes(after: 1, limit: 10) == [
+                Catalog.AssetChange(sequence: 3, asset: id, kind: .filed)
+            ])
+        #expect(throws: CatalogError.self) {
+            try catalog.connection.execute("INSERT INTO asset_changes (asset_id, kind) VALUES (1, 'moved')")
+        }
+        let table = try catalog.connection.queryFirst(
+            "SELECT sql FROM sqlite_master WHERE name = 'asset_changes'"
+        ) { $0.text(0) }
+        #expect(table?.contains("kind = 'changed'") == true)
+        #expect(
+            try catalog.connection.query(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            ) {
+                $0.text(0)
+            } == [
+                "asset_changes_bounded", "asset_deleted", "asset_edited", "asset_filed", "asset_purged",
+                "asset_restored", "assets_sort_keys", "folder_stamps_asset_deleted",
+                "folder_stamps_membership_ended", "membership_changed", "membership_started",
+            ])
+    }
+
     @Test func refusesANewerSchemaWithoutTouchingIt() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
