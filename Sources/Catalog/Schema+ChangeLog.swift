@@ -10,16 +10,17 @@ extension Schema {
     /// and its AUTOINCREMENT sequence are copied, so a running `serve` keeps
     /// reading after the sequence number it has seen. The triggers that write
     /// to it are dropped first and made again after (a table that a trigger
-    /// names cannot be renamed into place while the name is missing).
+    /// names cannot be renamed into place while the name is missing); one that
+    /// is missing from a damaged file is simply made again.
     static let changeLogCheck =
         """
-        DROP TRIGGER asset_filed;
-        DROP TRIGGER asset_deleted;
-        DROP TRIGGER asset_restored;
-        DROP TRIGGER asset_edited;
-        DROP TRIGGER asset_purged;
-        DROP TRIGGER membership_started;
-        DROP TRIGGER membership_changed;
+        DROP TRIGGER IF EXISTS asset_filed;
+        DROP TRIGGER IF EXISTS asset_deleted;
+        DROP TRIGGER IF EXISTS asset_restored;
+        DROP TRIGGER IF EXISTS asset_edited;
+        DROP TRIGGER IF EXISTS asset_purged;
+        DROP TRIGGER IF EXISTS membership_started;
+        DROP TRIGGER IF EXISTS membership_changed;
         CREATE TABLE asset_changes_checked (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             asset_id INTEGER NOT NULL,
