@@ -1,0 +1,64 @@
+import Glibc
+import Testing
+
+@testable import PhotoFilerSandbox
+@testable import PhotoFilerSystem
+
+/// The datagrams between the daemon and its helpers: what arrives is exactly what
+/// was sent (the receive buffer is never zeroed, so a byte past the datagram must
+/// never show), with its descriptor, and what breaks the rules is an error.
+@Suite struct MessageSocketTests {
+    @Test func aDatagramArrivesWhole() throws {
+        let (left, right) = try Sys.messageSocketPair()
+        defer {
+            left.close()
+            right.close()
+        }
+        for bytes in [[UInt8](repeating: 0xAB, count: 300), [1, 2, 3], Array(0..<255)] {
+            try Sys.sendMessage(left, bytes)
+            let received = try #require(try Sys.receiveMessage(right, limit: 1024))
+            #expect(received.bytes == bytes)
+            #expect(received.descriptors.isEmpty)
+        }
+    }
+
+    @Test func aPassedDescriptorArrivesWithItsBytes() throws {
+        let (left, right) = try Sys.messageSocketPair()
+        defer {
+            left.close()
+            right.close()
+        }
+        let (passed, other) = try Sys.messageSocketPair()
+        defer {
+            passed.close()
+            other.close()
+        }
+        try Sys.sendMessage(left, [7], passing: [passed])
+        let received = try #require(try Sys.receiveMessage(right, limit: 16))
+        defer { for descriptor in received.descriptors { descriptor.close() } }
+        #expect(received.bytes == [7])
+        #expect(received.descriptors.count == 1)
+        let status = try received.descriptors[0].status()
+        #expect(status.isSameFile(as: try passed.status()))
+    }
+
+    @Test func aDatagramOverTheLimitIsRefused() throws {
+        let (left, right) = try Sys.messageSocketPair()
+        defer {
+            left.close()
+            right.close()
+        }
+        try Sys.sendMessage(left, [UInt8](repeating: 1, count: 65))
+        #expect(throws: SystemError.self) { try Sys.receiveMessage(right, limit: 64) }
+        // The next one, within the limit, is read whole.
+        try Sys.sendMessage(left, [UInt8](repeating: 2, count: 64))
+        #expect(try Sys.receiveMessage(right, limit: 64)?.bytes == [UInt8](repeating: 2, count: 64))
+    }
+
+    @Test func aGonePeerIsNil() throws {
+        let (left, right) = try Sys.messageSocketPair()
+        left.close()
+        defer { right.close() }
+        #expect(try Sys.receiveMessage(right, limit: 64) == nil)
+    }
+}
