@@ -51,6 +51,11 @@ public final class InotifyWatcher: @unchecked Sendable {
         return UInt32(truncatingIfNeeded: events | selfEvents | flags)
     }()
 
+    /// `namesMask` for a leaf folder (an album's): without IN_CREATE, which a
+    /// leaf needs for no sub-folder and which would report every link the daemon
+    /// itself makes there. Removals and moves still come.
+    package static let leafMask: UInt32 = namesMask & ~UInt32(IN_CREATE)
+
     /// Events read per read-source callback before yielding the queue; the rest
     /// are read by an `async` continuation (never left in the library's buffer).
     package static let drainLimit = 4096
@@ -70,6 +75,8 @@ public final class InotifyWatcher: @unchecked Sendable {
     private var roots: [BytePath: [BytePath]] = [:]
     /// Roots watched with `namesMask`.
     private var namesOnlyRoots: Set<BytePath> = []
+    /// Names-only roots whose folders that many levels down are leaves.
+    private var leafDepths: [BytePath: Int] = [:]
     /// Folders watched on their own, not their sub-folders (the parent of a
     /// missing inbox, to see it made again without watching its siblings).
     private var shallowRoots: Set<BytePath> = []
@@ -139,14 +146,18 @@ public final class InotifyWatcher: @unchecked Sendable {
     ///   sub-folders (permissions) arrive later as `.failed` events.
     /// With `namesOnly`, only entries added, removed and moved are reported (no
     /// `closedWrite` or `modified`), which makes watching large folders cheap.
+    /// With `leavesAt` too, the folders that many levels below `directory` are
+    /// leaves (the albums' folders): only what leaves them or moves in them is
+    /// reported, not what is made there, and their sub-folders are not watched.
     @discardableResult
-    public func watch(directory: BytePath, excluding: [BytePath] = [], namesOnly: Bool = false)
-        throws(WatchError) -> [BytePath]
-    {
+    public func watch(
+        directory: BytePath, excluding: [BytePath] = [], namesOnly: Bool = false, leavesAt depth: Int? = nil
+    ) throws(WatchError) -> [BytePath] {
         dispatchPrecondition(condition: .onQueue(queue))
         guard source != nil else { throw .stopped }
         roots[directory] = excluding
         if namesOnly { namesOnlyRoots.insert(directory) } else { namesOnlyRoots.remove(directory) }
+        leafDepths[directory] = namesOnly ? depth : nil
         var newly: [BytePath] = []
         var failures: [WatchEvent] = []
         do {
@@ -190,6 +201,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         roots.removeValue(forKey: directory)
         namesOnlyRoots.remove(directory)
+        leafDepths.removeValue(forKey: directory)
         shallowRoots.remove(directory)
         removeWatches(table.removeSubtree(directory))
     }
@@ -248,6 +260,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         if isExcluded(path, root: folder.root) { return }
         if mask & UInt32(IN_ISDIR) != 0 {
             if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { folderGone(path, into: &events) }
+            if isLeaf(folder.path, root: folder.root) { return }  // what is below a leaf is not watched
             if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, shallowRoots.contains(folder.root) {
                 events.append(.directoryAppeared(path))
             } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
@@ -331,7 +344,9 @@ public final class InotifyWatcher: @unchecked Sendable {
                     // (a folder re-made with a reused inode number), so ask the
                     // kernel, which returns the live watch or makes a new one.
                     if recheck {
-                        let wd = folder.withCString { inotify_add_watch(fd, $0, mask(forRoot: root)) }
+                        let wd = folder.withCString {
+                            inotify_add_watch(fd, $0, mask(for: folder, root: root))
+                        }
                         guard wd >= 0 else {
                             throw SystemError(.current, call: "inotify_add_watch", path: folder)
                         }
@@ -341,7 +356,7 @@ public final class InotifyWatcher: @unchecked Sendable {
                         }
                     }
                 } else {
-                    let wd = try addWatch(folder, mask: mask(forRoot: root))
+                    let wd = try addWatch(folder, mask: mask(for: folder, root: root))
                     table.insert(
                         wd: wd,
                         folder: .init(path: folder, root: root, device: status.device, inode: status.inode))
@@ -350,6 +365,7 @@ public final class InotifyWatcher: @unchecked Sendable {
                 // One entry at a time: an album folder of a million links is read
                 // for its sub-folders without a million-element array, and not at
                 // all when its link count says it has none.
+                if isLeaf(folder, root: root) { continue }
                 let directory = try Sys.openDirectory(folder)
                 defer { directory.close() }
                 if try Self.hasNoSubfolders(directory) { continue }
@@ -408,8 +424,15 @@ public final class InotifyWatcher: @unchecked Sendable {
         for wd in descriptors { _ = inotify_rm_watch(fd, wd) }
     }
 
-    private func mask(forRoot root: BytePath) -> UInt32 {
-        namesOnlyRoots.contains(root) ? Self.namesMask : Self.mask
+    private func mask(for folder: BytePath, root: BytePath) -> UInt32 {
+        guard namesOnlyRoots.contains(root) else { return Self.mask }
+        return isLeaf(folder, root: root) ? Self.leafMask : Self.namesMask
+    }
+
+    /// Whether `folder` lies at its root's leaf depth (never below: leaves are not descended).
+    private func isLeaf(_ folder: BytePath, root: BytePath) -> Bool {
+        guard let depth = leafDepths[root] else { return false }
+        return folder.components.count - root.components.count == depth
     }
 
     private func isExcluded(_ path: BytePath, root: BytePath) -> Bool {

@@ -6,8 +6,9 @@ import Testing
 @testable import PhotoFilerSystem
 @testable import PhotoFilerWatching
 
-/// The library's watches: names only (no per-file events), and folders whose
-/// link count says they have no sub-folder are not read for them.
+/// The library's watches: names only (no per-file events), leaves (album
+/// folders) that report no creation, and folders whose link count says they
+/// have no sub-folder are not read for them.
 @Suite struct NamesOnlyWatchTests {
     @Test func namesOnlyReportsEntriesButNotWrites() throws {
         let folder = try TemporaryFolder()
@@ -66,6 +67,41 @@ import Testing
             let file = leaf.appending("new.jpg")
             try writeFile(file)
             #expect(log.wait(for: .closedWrite(file)))
+        }
+    }
+
+    /// The albums' watch: a new album folder is watched, an entry made in it is not
+    /// reported (the daemon makes thousands), one removed or moved between albums
+    /// is, and what lies below an album folder is not watched.
+    @Test func leafFoldersReportRemovalsAndMovesButNotCreations() throws {
+        let albums = try TemporaryFolder()
+        defer { albums.remove() }
+        let qq = albums.path.appending("QQ")
+        try Sys.makeDirectories(qq.appending("below"))
+        try withWatcher { watcher, log in
+            let watched = try watcher.queue.sync {
+                try watcher.watch(directory: albums.path, namesOnly: true, leavesAt: 1)
+            }
+            #expect(Set(watched) == [albums.path, qq])
+            let weibo = albums.path.appending("Weibo")
+            try Sys.makeDirectory(weibo)
+            #expect(log.wait(for: .directoryAppeared(weibo)))
+
+            let entry = qq.appending("a.jpg")
+            try writeFile(entry)
+            let moved = weibo.appending("a.jpg")
+            try Sys.rename(entry, to: moved)
+            #expect(log.wait(for: .renamed(from: entry, to: moved)))
+            try Sys.makeDirectory(weibo.appending("made-below"))
+            try writeFile(qq.appending("below/b.jpg"))
+            try Sys.unlink(qq.appending("below/b.jpg"))
+            try Sys.unlink(moved)
+            #expect(log.wait(for: .removed(moved)))
+            let events = log.all
+            #expect(!events.contains(.created(entry)), "\(events)")
+            #expect(!events.contains { $0.path?.isWithin(qq.appending("below")) == true }, "\(events)")
+            #expect(!events.contains(.directoryAppeared(weibo.appending("made-below"))), "\(events)")
+            #expect(try watcher.queue.sync { watcher.watchedFolderCount } == 3)
         }
     }
 }
