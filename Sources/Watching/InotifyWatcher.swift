@@ -40,7 +40,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     }()
 
     /// Events asked of the kernel for a root that only needs its names watched
-    /// (the library's Roll and albums: entries added, removed, moved). Without the
+    /// (the library's Roll and its albums folder: entries added, removed, moved). Without the
     /// events a file reports about itself (IN_MODIFY, IN_CLOSE_WRITE), adding a watch
     /// does not make the kernel mark each of a folder's cached entries, which takes
     /// seconds for an album of a million entries after they were all looked up.
@@ -362,10 +362,10 @@ public final class InotifyWatcher: @unchecked Sendable {
                         folder: .init(path: folder, root: root, device: status.device, inode: status.inode))
                     newly.append(folder)
                 }
-                // One entry at a time: an album folder of a million links is read
-                // for its sub-folders without a million-element array, and not at
-                // all when its link count says it has none.
-                if isLeaf(folder, root: root) { continue }
+                if isLeaf(folder, root: root) { continue }  // its sub-folders are not watched
+                // One entry at a time: a folder of a million links is read for its
+                // sub-folders without a million-element array, and not at all when
+                // its link count says it has none.
                 let directory = try Sys.openDirectory(folder)
                 defer { directory.close() }
                 if try Self.hasNoSubfolders(directory) { continue }
