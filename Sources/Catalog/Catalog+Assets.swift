@@ -32,7 +32,8 @@ extension Catalog {
         if let live = try firstAsset(where: "a.roll_path = ? AND a.deleted_at IS NULL", [.path(rollPath)]) {
             return live
         }
-        return try firstAsset(where: "a.roll_path = ? ORDER BY a.id DESC", [.path(rollPath)])
+        return try firstAsset(
+            where: "a.roll_path = ? AND a.deleted_at IS NOT NULL ORDER BY a.id DESC", [.path(rollPath)])
     }
 
     /// The asset whose bytes are kept at `trashPath` under `Recently Deleted/`.

@@ -19,6 +19,7 @@ package enum Schema {
         Migration(version: 4, script: livePhotos),
         Migration(version: 5, script: folderStamps),
         Migration(version: 6, script: changeLogCheck),
+        Migration(version: 7, script: deletedRollPaths),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

@@ -92,7 +92,7 @@ import Testing
             try connection.execute("DELETE FROM asset_changes WHERE seq = 2")
         }
         let catalog = try Catalog(path: path)
-        #expect(try userVersion(path) == 6)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
         #expect(
             try catalog.changes(after: 0, limit: 10) == [
                 Catalog.AssetChange(sequence: 1, asset: 1, kind: .filed)
@@ -121,17 +121,62 @@ import Testing
             ])
     }
 
+    /// Version 7 indexes only the old roll paths of deleted assets: a file filed
+    /// into a migrated catalog adds nothing to that index, and a restore still
+    /// finds the newest deleted asset that had the path, through it.
+    @Test func deletedRollPathsHaveTheirOwnIndexFromVersionSeven() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            for migration in Schema.migrations where migration.version <= 6 {
+                try connection.executeScript(migration.script)
+            }
+            try connection.execute("PRAGMA user_version = 6")
+            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
+        }
+        let catalog = try Catalog(path: path)
+        let indexes = try catalog.connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%roll_path' ORDER BY name"
+        ) { $0.text(0) }
+        #expect(indexes == ["assets_deleted_roll_path", "assets_live_roll_path"])
+
+        try catalog.markDeleted(1, at: 10, trashPath: nil)
+        var second = sampleAsset(2)
+        second.rollPath = sampleAsset(1).rollPath
+        let secondID = try catalog.insertAsset(second)
+        try catalog.markDeleted(secondID, at: 20, trashPath: nil)
+        var live = sampleAsset(3)
+        live.rollPath = "Roll/live.jpg"
+        _ = try catalog.insertAsset(live)
+
+        #expect(try catalog.asset(rollPath: sampleAsset(1).rollPath)?.id == secondID)
+        #expect(try catalog.asset(rollPath: "Roll/live.jpg")?.hash == live.hash)
+        let indexed = try catalog.connection.queryFirst(
+            "SELECT count(*) FROM assets INDEXED BY assets_deleted_roll_path WHERE deleted_at IS NOT NULL"
+        ) { $0.int(0) }
+        #expect(indexed == 2)
+        let plan = try catalog.connection.query(
+            "EXPLAIN QUERY PLAN SELECT id FROM assets a WHERE a.roll_path = ? AND a.deleted_at IS NOT NULL "
+                + "ORDER BY a.id DESC", [.path(sampleAsset(1).rollPath)]
+        ) { $0.text(3) }
+        #expect(plan.contains { $0.contains("USING INDEX assets_deleted_roll_path") })
+    }
+
     @Test func refusesANewerSchemaWithoutTouchingIt() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         do {
             let connection = try SQLiteConnection(path: path)
-            try connection.execute("PRAGMA user_version = 7")
+            try connection.execute("PRAGMA user_version = \(Catalog.schemaVersion + 1)")
         }
-        #expect(throws: CatalogError.newerSchema(path: path, found: 7, supported: Catalog.schemaVersion)) {
+        #expect(
+            throws: CatalogError.newerSchema(
+                path: path, found: Catalog.schemaVersion + 1, supported: Catalog.schemaVersion)
+        ) {
             try Catalog(path: path)
         }
-        #expect(try userVersion(path) == 7)
+        #expect(try userVersion(path) == Catalog.schemaVersion + 1)
         #expect(try tables(path).isEmpty)
     }
 
