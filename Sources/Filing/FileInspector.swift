@@ -133,7 +133,7 @@ public final class FileInspector: @unchecked Sendable {
 
     /// Step 2 of filing, done here so that it overlaps the filing of the previous
     /// group (issue 15): the ready files' bytes are made durable, by one `syncfs`
-    /// for a large group or an `fsync` each (`GroupDurability`). Only read, never
+    /// for a large group or an `fdatasync` each (`GroupDurability`). Only read, never
     /// written, so nothing changes on disk; a failure leaves the step to the filer,
     /// which reports it.
     private func makeBytesDurable(_ inspections: inout [Inspection]) {
@@ -143,7 +143,7 @@ public final class FileInspector: @unchecked Sendable {
             case .wholeFileSystem:
                 try Sys.syncFileSystem(containing: layout.root)
             case .perFile:
-                for index in ready { if case .ready(let file) = inspections[index] { try file.fd.sync() } }
+                for index in ready { if case .ready(let file) = inspections[index] { try file.fd.syncData() } }
             }
         } catch {
             return

@@ -7,7 +7,7 @@
     ///
     /// `PHOTOFILER_CRASH_AT=before:K` (or `after:K`) makes the process `_exit(86)`
     /// right before (or after) its K-th mutating system call: every open for
-    /// writing, write, fsync, rename, link, symlink, unlink, mkdir and SQLite
+    /// writing, write, fsync, fdatasync, rename, link, symlink, unlink, mkdir and SQLite
     /// commit goes through `Sys`, which calls `FaultInjection.mutating`. A test
     /// raises K by one until the work completes, so every crash point is covered,
     /// or draws K from a seed; `count` crashes nowhere and prints the number of

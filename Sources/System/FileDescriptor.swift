@@ -62,6 +62,19 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Makes the file's bytes and size durable (`fdatasync`), not its times.
+    ///
+    /// What must be on disk before a file is linked into the Roll is what it
+    /// holds; its new names are made durable by their folders' `fsync`. A file
+    /// renamed into an inbox has a new ctime, and an `fsync` would commit the
+    /// journal for it even when its bytes were on disk already: 0.4–0.6 ms of a
+    /// single drop's durable latency.
+    public func syncData() throws(SystemError) {
+        try FaultInjection.mutating("fdatasync") { () throws(SystemError) in
+            try Sys.check("fdatasync", nil) { fdatasync(rawValue) }
+        }
+    }
+
     /// Sets FD_CLOEXEC, for descriptors a C library opened without it.
     public func setCloseOnExec() throws(SystemError) {
         let flags = try Sys.checkCount("fcntl", nil) { Int(fcntl(rawValue, F_GETFD)) }

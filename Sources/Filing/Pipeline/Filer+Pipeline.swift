@@ -171,7 +171,7 @@ extension Filer {
             case .wholeFileSystem:
                 try Sys.syncFileSystem(containing: layout.root)
             case .perFile:
-                for item in unsynced { try item.fd?.sync() }
+                for item in unsynced { try item.fd?.syncData() }
             }
         } catch {
             let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)

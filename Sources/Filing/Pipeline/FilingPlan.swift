@@ -75,7 +75,7 @@ package struct AssetDraft: Sendable, Equatable {
 
 /// How a group makes its writes durable: one `syncfs` for a large group (all of it
 /// lies on the library's file system, and one call costs far less than an `fsync`
-/// per file), else an `fsync` per file and per touched folder, so that a single
+/// per file), else an `fdatasync` per file and an `fsync` per touched folder, so that a single
 /// drop never waits for other programs' writes to the same disk.
 package enum GroupDurability: Equatable, Sendable {
     case perFile

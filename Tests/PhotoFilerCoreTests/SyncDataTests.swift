@@ -1,0 +1,28 @@
+import Glibc
+import TestSupport
+import Testing
+
+@testable import PhotoFilerSystem
+
+/// `FileDescriptor.syncData` is how the bytes that enter the Roll are made
+/// durable for a small group: on the read-only descriptor the inspection holds.
+@Suite struct SyncDataTests {
+    @Test func syncsTheBytesThroughTheInspectionsReadOnlyDescriptor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("a.jpg")
+        let writer = try Sys.open(path, flags: O_WRONLY | O_CREAT | O_CLOEXEC, mode: 0o644)
+        try [UInt8](repeating: 0xD8, count: 4096).withUnsafeBytes { try writer.writeAll($0) }
+        writer.close()
+        let reader = try Sys.openForReading(path)
+        defer { reader.close() }
+        try reader.syncData()
+    }
+
+    @Test func aFailureIsATypedErrorNamingTheCall() throws {
+        let closed = FileDescriptor(rawValue: -1)
+        let error = #expect(throws: SystemError.self) { try closed.syncData() }
+        #expect(error?.call == "fdatasync")
+        #expect(error?.errno == Errno(rawValue: EBADF))
+    }
+}
