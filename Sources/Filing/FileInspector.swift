@@ -143,7 +143,9 @@ public final class FileInspector: @unchecked Sendable {
             case .wholeFileSystem:
                 try Sys.syncFileSystem(containing: layout.root)
             case .perFile:
-                for index in ready { if case .ready(let file) = inspections[index] { try file.fd.syncData() } }
+                for index in ready {
+                    if case .ready(let file) = inspections[index] { try file.fd.syncData() }
+                }
             }
         } catch {
             return
