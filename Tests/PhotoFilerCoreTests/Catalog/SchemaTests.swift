@@ -11,6 +11,17 @@ import Testing
         return try Schema.userVersion(connection)
     }
 
+    /// A catalog file as a build of schema `version` left it, open for the test
+    /// to add what that build would have written.
+    private func catalogFile(at path: BytePath, version: Int) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        for migration in Schema.migrations where migration.version <= version {
+            try connection.executeScript(migration.script)
+        }
+        try connection.execute("PRAGMA user_version = \(version)")
+        return connection
+    }
+
     private func tables(_ path: BytePath) throws -> [String] {
         let connection = try SQLiteConnection(path: path)
         return try connection.query(
@@ -81,11 +92,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         do {
-            let connection = try SQLiteConnection(path: path)
-            for migration in Schema.migrations where migration.version <= 5 {
-                try connection.executeScript(migration.script)
-            }
-            try connection.execute("PRAGMA user_version = 5")
+            let connection = try catalogFile(at: path, version: 5)
             try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
             try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(2), id: nil))
             // The newest row gone: numbers still go on after it, never reused.
@@ -128,11 +135,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")
         do {
-            let connection = try SQLiteConnection(path: path)
-            for migration in Schema.migrations where migration.version <= 6 {
-                try connection.executeScript(migration.script)
-            }
-            try connection.execute("PRAGMA user_version = 6")
+            let connection = try catalogFile(at: path, version: 6)
             try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
         }
         let catalog = try Catalog(path: path)
