@@ -34,10 +34,12 @@ public final class FileInspector: @unchecked Sendable {
     /// in order: `.leftToFiler` when the filer inspects a request itself, on its own queue
     /// (keep or copy mode, another file system, another user's file: it is copied
     /// while hashed; or `skip` said so).
-    /// The helpers read the whole group while this thread hashes it and looks for
-    /// each JPEG's, PNG's or GIF's end (files up to `hashAheadLimit`; a larger one is hashed once a helper has accepted it, so a
-    /// huge file that is no picture costs no read); `completion` runs on `queue`
-    /// (the inspector's own) once they have answered, so no thread is parked waiting.
+    /// The helpers read the whole group while this thread hashes it, looks for
+    /// each JPEG's, PNG's or GIF's end and, in a small group, syncs the bytes it
+    /// hashed (files up to `hashAheadLimit`; a larger one is hashed and synced once a
+    /// helper has accepted it, so a huge file that is no picture costs no read).
+    /// `completion` runs on `queue` (the inspector's own) once they have answered,
+    /// so no thread is parked waiting.
     public func inspect(
         _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void
@@ -61,10 +63,20 @@ public final class FileInspector: @unchecked Sendable {
         let hashes = opened.map { file in
             file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source, scanning: .anyType) : nil
         }
+        // Step 2 for a small group's files hashed, while the helpers still read them:
+        // a single drop waits for its `fdatasync` and its helper's answer at once, not
+        // in turn. A large group's `syncfs` waits for the answers: issued now, it would
+        // run beside the previous group's own (bursts 8–15% slower, measured).
+        let hashedAhead = opened.indices.filter { if case .success = hashes[$0] { true } else { false } }
+        let durableAhead =
+            GroupDurability(filesPlacingBytes: hashedAhead.count) == .perFile
+                && makeBytesDurable(hashedAhead.map { opened[$0].fd }) ? Set(hashedAhead) : []
         let started = inspections
         let files = opened
         reads.notify(queue: queue) { [self] answers in
-            completion(finish(requests, started, files, answers: answers, hashes: hashes))
+            completion(
+                finish(requests, started, files, answers: answers, hashes: hashes, durableAhead: durableAhead)
+            )
         }
     }
 
@@ -103,14 +115,17 @@ public final class FileInspector: @unchecked Sendable {
     }
 
     /// Joins each opened file's answer and hash, and checks its end came (by the
-    /// type the helper found) and it did not change meanwhile.
+    /// type the helper found) and it did not change meanwhile. `durableAhead` holds
+    /// the positions in `opened` whose bytes were synced while the helpers read them.
     private func finish(
         _ requests: [FilingRequest], _ started: [Inspection],
         _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
-        answers: [Result<MediaInfo, MediaError>], hashes: [Result<Hashed, FilingError>?]
+        answers: [Result<MediaInfo, MediaError>], hashes: [Result<Hashed, FilingError>?],
+        durableAhead: Set<Int>
     ) -> [Inspection] {
         var inspections = started
-        for (file, (read, hashed)) in zip(opened, zip(answers, hashes)) {
+        var syncedLate: [Int] = []
+        for (position, (file, (read, hashed))) in zip(opened, zip(answers, hashes)).enumerated() {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
                 let ownScan = EndMarkerScans(mimeType: info.mimeType)
@@ -121,39 +136,42 @@ public final class FileInspector: @unchecked Sendable {
                 inspections[file.index] = .ready(
                     InspectedFile(
                         request: requests[file.index], source: file.source, fd: file.fd, status: file.status,
-                        info: info, hash: hash, size: size))
+                        info: info, hash: hash, size: size, bytesDurable: durableAhead.contains(position)))
+                if !durableAhead.contains(position) { syncedLate.append(file.index) }
             } catch {
                 file.fd.close()
                 inspections[file.index] = .failed(error)
             }
         }
-        makeBytesDurable(&inspections)
+        let late = syncedLate.compactMap {
+            if case .ready(let file) = inspections[$0] { file.fd } else { nil }
+        }
+        if !late.isEmpty, makeBytesDurable(late) {
+            for index in syncedLate {
+                guard case .ready(var file) = inspections[index] else { continue }
+                file.bytesDurable = true
+                inspections[index] = .ready(file)
+            }
+        }
         return inspections
     }
 
-    /// Step 2 of filing, done here so that it overlaps the filing of the previous
-    /// group (issue 15): the ready files' bytes are made durable, by one `syncfs`
-    /// for a large group or an `fdatasync` each (`GroupDurability`). Only read, never
-    /// written, so nothing changes on disk; a failure leaves the step to the filer,
-    /// which reports it.
-    private func makeBytesDurable(_ inspections: inout [Inspection]) {
-        let ready = inspections.indices.filter { if case .ready = inspections[$0] { true } else { false } }
+    /// Step 2 of filing, done here so that it overlaps the helpers' reading of this
+    /// group and the filing of the previous one (issue 15): the files' bytes are
+    /// made durable, by one `syncfs` for a large group or an `fdatasync` each
+    /// (`GroupDurability`). Only read, never written, so nothing changes on disk;
+    /// false when it failed, which leaves the step to the filer, which reports it.
+    private func makeBytesDurable(_ files: [FileDescriptor]) -> Bool {
         do throws(SystemError) {
-            switch GroupDurability(filesPlacingBytes: ready.count) {
+            switch GroupDurability(filesPlacingBytes: files.count) {
             case .wholeFileSystem:
                 try Sys.syncFileSystem(containing: layout.root)
             case .perFile:
-                for index in ready {
-                    if case .ready(let file) = inspections[index] { try file.fd.syncData() }
-                }
+                for fd in files { try fd.syncData() }
             }
+            return true
         } catch {
-            return
-        }
-        for index in ready {
-            guard case .ready(var file) = inspections[index] else { continue }
-            file.bytesDurable = true
-            inspections[index] = .ready(file)
+            return false
         }
     }
 

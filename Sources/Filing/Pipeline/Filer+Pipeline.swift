@@ -13,7 +13,8 @@ import PhotoFilerSystem
 ///    joining a known asset, the same content as an earlier file of the group, or
 ///    (keep mode) seen before;
 /// 2. the bytes that enter the Roll are made durable (`GroupDurability`; the
-///    daemon's inspection does it for the next group while this one is filed);
+///    inspection does it, a small group's while the helpers read it, and the
+///    daemon inspects the next group while this one is filed);
 /// 3. the roll links and the album links are made;
 /// 4. every folder entry made is durable;
 /// 5. one catalog transaction records every asset, restore and membership;
