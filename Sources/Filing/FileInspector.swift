@@ -124,7 +124,7 @@ public final class FileInspector: @unchecked Sendable {
         durableAhead: Set<Int>
     ) -> [Inspection] {
         var inspections = started
-        var syncedLate: [Int] = []
+        var leftToSync: [Int] = []
         for (position, (file, (read, hashed))) in zip(opened, zip(answers, hashes)).enumerated() {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
@@ -137,17 +137,17 @@ public final class FileInspector: @unchecked Sendable {
                     InspectedFile(
                         request: requests[file.index], source: file.source, fd: file.fd, status: file.status,
                         info: info, hash: hash, size: size, bytesDurable: durableAhead.contains(position)))
-                if !durableAhead.contains(position) { syncedLate.append(file.index) }
+                if !durableAhead.contains(position) { leftToSync.append(file.index) }
             } catch {
                 file.fd.close()
                 inspections[file.index] = .failed(error)
             }
         }
-        let late = syncedLate.compactMap {
+        let late = leftToSync.compactMap {
             if case .ready(let file) = inspections[$0] { file.fd } else { nil }
         }
         if !late.isEmpty, makeBytesDurable(late) {
-            for index in syncedLate {
+            for index in leftToSync {
                 guard case .ready(var file) = inspections[index] else { continue }
                 file.bytesDurable = true
                 inspections[index] = .ready(file)
