@@ -124,7 +124,7 @@ public final class FileInspector: @unchecked Sendable {
         durableAhead: Set<Int>
     ) -> [Inspection] {
         var inspections = started
-        var leftToSync: [Int] = []
+        var leftToSync: [(index: Int, fd: FileDescriptor)] = []
         for (position, (file, (read, hashed))) in zip(opened, zip(answers, hashes)).enumerated() {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
@@ -137,17 +137,14 @@ public final class FileInspector: @unchecked Sendable {
                     InspectedFile(
                         request: requests[file.index], source: file.source, fd: file.fd, status: file.status,
                         info: info, hash: hash, size: size, bytesDurable: durableAhead.contains(position)))
-                if !durableAhead.contains(position) { leftToSync.append(file.index) }
+                if !durableAhead.contains(position) { leftToSync.append((file.index, file.fd)) }
             } catch {
                 file.fd.close()
                 inspections[file.index] = .failed(error)
             }
         }
-        let late = leftToSync.compactMap {
-            if case .ready(let file) = inspections[$0] { file.fd } else { nil }
-        }
-        if !late.isEmpty, makeBytesDurable(late) {
-            for index in leftToSync {
+        if !leftToSync.isEmpty, makeBytesDurable(leftToSync.map(\.fd)) {
+            for (index, _) in leftToSync {
                 guard case .ready(var file) = inspections[index] else { continue }
                 file.bytesDurable = true
                 inspections[index] = .ready(file)
@@ -156,19 +153,13 @@ public final class FileInspector: @unchecked Sendable {
         return inspections
     }
 
-    /// Step 2 of filing, done here so that it overlaps the helpers' reading of this
-    /// group and the filing of the previous one (issue 15): the files' bytes are
-    /// made durable, by one `syncfs` for a large group or an `fdatasync` each
-    /// (`GroupDurability`). Only read, never written, so nothing changes on disk;
-    /// false when it failed, which leaves the step to the filer, which reports it.
+    /// Step 2 of filing (`GroupDurability.makeBytesDurable`), done here so that it
+    /// overlaps the helpers' reading of this group and the filing of the previous
+    /// one (issue 15). Only read, never written, so nothing changes on disk; false
+    /// when it failed, which leaves the step to the filer, which reports it.
     private func makeBytesDurable(_ files: [FileDescriptor]) -> Bool {
         do throws(SystemError) {
-            switch GroupDurability(filesPlacingBytes: files.count) {
-            case .wholeFileSystem:
-                try Sys.syncFileSystem(containing: layout.root)
-            case .perFile:
-                for fd in files { try fd.syncData() }
-            }
+            try GroupDurability.makeBytesDurable(files, library: layout.root)
             return true
         } catch {
             return false

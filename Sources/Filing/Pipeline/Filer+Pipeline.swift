@@ -168,12 +168,7 @@ extension Filer {
         //    (a copy was synced as it was made).
         let unsynced = placing.filter { !$0.bytesDurable }
         do throws(SystemError) {
-            switch GroupDurability(filesPlacingBytes: unsynced.count) {
-            case .wholeFileSystem:
-                try Sys.syncFileSystem(containing: layout.root)
-            case .perFile:
-                for item in unsynced { try item.fd?.syncData() }
-            }
+            try GroupDurability.makeBytesDurable(unsynced.compactMap(\.fd), library: layout.root)
         } catch {
             let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)
             for position in items.indices where items[position].isActive && items[position].plan.placesBytes {

@@ -87,6 +87,18 @@ package enum GroupDurability: Equatable, Sendable {
     package init(filesPlacingBytes count: Int) {
         self = count >= Self.syncfsGroupSize ? .wholeFileSystem : .perFile
     }
+
+    /// Step 2 of filing for `files`, which lie on the file system of `library`: one
+    /// `syncfs` for a large group, else an `fdatasync` each (their bytes and size;
+    /// their new names are made durable by their folders' `fsync`).
+    package static func makeBytesDurable(_ files: [FileDescriptor], library: BytePath) throws(SystemError) {
+        switch GroupDurability(filesPlacingBytes: files.count) {
+        case .wholeFileSystem:
+            try Sys.syncFileSystem(containing: library)
+        case .perFile:
+            for fd in files { try fd.syncData() }
+        }
+    }
 }
 
 /// Memberships planned in one group, so that the same content twice into one album
