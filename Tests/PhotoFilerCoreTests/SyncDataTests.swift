@@ -11,9 +11,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("a.jpg")
-        let writer = try Sys.open(path, flags: O_WRONLY | O_CREAT | O_CLOEXEC, mode: 0o644)
-        try [UInt8](repeating: 0xD8, count: 4096).withUnsafeBytes { try writer.writeAll($0) }
-        writer.close()
+        try writeFile(path, [UInt8](repeating: 0xD8, count: 4096))
         let reader = try Sys.openForReading(path)
         defer { reader.close() }
         try reader.syncData()
