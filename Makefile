@@ -73,10 +73,13 @@ bench-deps: deps
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports $$missing; \
 	fi
 
-# photofiler-helper is the sandboxed process that parses files (SPEC "Untrusted
-# bytes"); photofiler finds it beside itself or in ../libexec/photofiler/.
+# photofiler-helper-light and photofiler-helper are the sandboxed processes that
+# parse files (SPEC "Untrusted bytes"): the light one with libmagic and exiv2 only,
+# the other with every decoder. photofiler finds them beside itself or in
+# ../libexec/photofiler/.
 release: deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper-light
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 
 run: release
@@ -99,6 +102,7 @@ test: deps
 GALLERY_ASSETS ?= 100000
 bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product photofiler
+	$(SWIFT) build $(RELEASE) --product photofiler-helper-light
 	$(SWIFT) build $(RELEASE) --product photofiler-helper
 	$(SWIFT) build $(RELEASE) --product photofiler-bench
 	.build/release/photofiler-bench --files 5000 --out bench-results/burst-5000 $(BENCH_ARGS)
@@ -130,6 +134,7 @@ man: deps $(MANPAGES)
 
 install: release man
 	install -D -m 0755 .build/release/photofiler $(DESTDIR)$(PREFIX)/bin/photofiler
+	install -D -m 0755 .build/release/photofiler-helper-light $(DESTDIR)$(PREFIX)/libexec/photofiler/photofiler-helper-light
 	install -D -m 0755 .build/release/photofiler-helper $(DESTDIR)$(PREFIX)/libexec/photofiler/photofiler-helper
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR)
 	sed 's#@BINDIR@#$(PREFIX)/bin#' examples/photofiler.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
@@ -148,7 +153,8 @@ DEB_ROOT = .build/deb/root
 deb: release man
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr SYSTEMD_USER_DIR=/usr/lib/systemd/user
-	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler $(DEB_ROOT)/usr/libexec/photofiler/photofiler-helper
+	strip --strip-unneeded $(DEB_ROOT)/usr/bin/photofiler $(DEB_ROOT)/usr/libexec/photofiler/photofiler-helper \
+		$(DEB_ROOT)/usr/libexec/photofiler/photofiler-helper-light
 	gzip -9n $(DEB_ROOT)/usr/share/man/man1/photofiler.1 $(DEB_ROOT)/usr/share/man/man5/photofiler.conf.5
 	mkdir -p $(DEB_ROOT)/DEBIAN .build/deb/debian
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) packaging/control.sh $(DEB_ROOT) > $(DEB_ROOT)/DEBIAN/control

@@ -14,10 +14,11 @@
 //          ├─ Watching  (inotify, the debouncer)
 //          └─ GLib      (GKeyFile for the config file, GLib's file URIs; under Filing too)
 //     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
-//   photofiler-helper (the sandboxed process, SPEC "Untrusted bytes")
+//   photofiler-helper-light and photofiler-helper (the sandboxed processes, SPEC "Untrusted bytes")
 //     └─ Helper    (lockdown, seccomp filter, the request loop)
-//          ├─ Media    (sniffing, metadata: every decoder)
+//          ├─ Media    (sniffing and metadata: libmagic and exiv2 only, what the light one maps)
 //          └─ Sandbox  (the protocol)
+//     └─ Decoders  (libvips, libheif, libavformat: headers, videos, thumbnails; photofiler-helper only)
 //   System (byte paths, errno, the one syscall layer, logging) under all of them.
 //
 // Each C library is imported by the one target that wraps it. No target of the
@@ -39,6 +40,7 @@ let package = Package(
     products: [
         .executable(name: "photofiler", targets: ["photofiler"]),
         .executable(name: "photofiler-helper", targets: ["photofiler-helper"]),
+        .executable(name: "photofiler-helper-light", targets: ["photofiler-helper-light"]),
     ],
     targets: [
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
@@ -66,12 +68,11 @@ let package = Package(
         // readers produce and the catalog stores.
         layer("MediaTypes", ["PhotoFilerSystem"]),
         layer("Catalog", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "CSQLite"]),
+        layer("Media", ["PhotoFilerSystem", "PhotoFilerMediaTypes", "CGExiv2", "CGExiv2Guard", "CMagic"]),
+        // The decoders the light helper does not map (Media's `MediaDecoders` says why).
         layer(
-            "Media",
-            [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "CGExiv2", "CGExiv2Guard", "CVips", "CMagic",
-                "CAVFormat", "CAVCodec",
-            ]),
+            "Decoders",
+            ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "CVips", "CAVFormat", "CAVCodec"]),
         layer("Watching", ["PhotoFilerSystem", "CInotifyTools"]),
         // GLib's parts without a decoder: the config file's key-file syntax (GKeyFile)
         // and file URIs as GLib writes them (the freedesktop thumbnail cache's names).
@@ -83,8 +84,14 @@ let package = Package(
             "Helper",
             ["PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox", "CSeccomp"]),
         .executableTarget(
-            name: "photofiler-helper",
+            name: "photofiler-helper-light",
             dependencies: ["PhotoFilerHelper", "PhotoFilerSandbox", "PhotoFilerSystem"]),
+        .executableTarget(
+            name: "photofiler-helper",
+            dependencies: [
+                "PhotoFilerHelper", "PhotoFilerDecoders", "PhotoFilerSandbox", "PhotoFilerSystem",
+                "PhotoFilerMediaTypes",
+            ]),
         layer(
             "Filing",
             [
@@ -129,8 +136,8 @@ let package = Package(
         .executableTarget(
             name: "photofiler-fuzz",
             dependencies: [
-                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerSandbox",
-                "PhotoFilerHelper",
+                "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerMedia", "PhotoFilerDecoders",
+                "PhotoFilerSandbox", "PhotoFilerHelper",
             ]),
         // Helpers shared by the unit and the end-to-end tests (temporary folders, waits).
         .target(
@@ -153,7 +160,7 @@ let package = Package(
                 "PhotoFilerWatching",
                 "PhotoFilerFiling", "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerHelper",
                 "PhotoFilerServer", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures", "CGExiv2Reference",
-                "photofiler-helper",
+                "PhotoFilerDecoders", "photofiler-helper", "photofiler-helper-light",
             ],
             // Inputs the fuzzer found, read by FuzzRegressionTests from the source tree.
             exclude: ["Media/FuzzInputs"]),
@@ -165,7 +172,7 @@ let package = Package(
                 "PhotoFilerFiling",
                 "PhotoFilerDaemon", "PhotoFilerSandbox", "PhotoFilerGLib", "TestSupport", "LivePhotoFixtures",
                 "photofiler",
-                "photofiler-helper",
+                "photofiler-helper", "photofiler-helper-light",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 # dpkg-shlibdeps reads debian/control from the folder it runs in.
 mkdir -p "$work/debian"
 printf 'Source: photofiler\n\nPackage: photofiler\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" "$root/usr/libexec/photofiler/photofiler-helper" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" "$root/usr/libexec/photofiler/photofiler-helper" "$root/usr/libexec/photofiler/photofiler-helper-light" | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat <<CONTROL
 Package: photofiler

@@ -3,7 +3,7 @@
 #include <libheif/heif.h>
 
 // The decoders' plug-ins, loaded at start-up (a helper, which may open no file
-// once it is locked down, cannot load them later; Sources/Media/PhotoPlugins.swift).
+// once it is locked down, cannot load them later; Sources/Decoders/PhotoPlugins.swift).
 
 /// libheif (1.14 on) loads its decoders as plugins, with dlopen, on its first
 /// initialisation; it counts its users, so they stay loaded.

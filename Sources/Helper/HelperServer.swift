@@ -13,20 +13,20 @@ import Synchronization
 /// down, then answer until the daemon hangs up.
 package final class HelperServer {
     private let reader: Result<MediaReader, MediaError>
-    private let maker: Result<ThumbnailMaker, MediaError>
+    /// The thumbnails' decoders; nil in the light helper, which answers `unsupported`.
+    private let decoders: Result<any MediaDecoders, MediaError>?
     /// Set when the lockdown failed: then nothing is read at all.
     private var unsafe: String?
 
-    package init() {
-        do {
-            reader = .success(try MediaReader())
-        } catch {
-            reader = .failure(error)
-        }
-        do {
-            maker = .success(try ThumbnailMaker())
-        } catch {
-            maker = .failure(error)
+    /// `makeDecoders` starts libvips, libheif and libavformat (`photofiler-helper`);
+    /// nil for the light helper, which maps none of them.
+    package init(decoders makeDecoders: (() throws(MediaError) -> any MediaDecoders)?) {
+        decoders = makeDecoders.map { make in Result { () throws(MediaError) in try make() } }
+        switch decoders {
+        case .failure(let error): reader = .failure(error)
+        case .success(let decoders):
+            reader = Result { () throws(MediaError) in try MediaReader(decoders: decoders) }
+        case nil: reader = Result { () throws(MediaError) in try MediaReader(decoders: nil) }
         }
         MediaLibraryLog.setSink { @Sendable note in Self.notes.withLock { $0.append(note) } }
         warmUp()
@@ -35,10 +35,10 @@ package final class HelperServer {
     /// What the C libraries logged while the current request was answered.
     private static let notes = Mutex<[String]>([])
 
-    /// `photofiler-helper __helper`, started by the daemon with its socket at fd 3.
-    package static func run() -> Never {
-        // First, while the process has no other thread: it sets the environment.
-        PhotoPlugins.restrict()
+    /// `photofiler-helper __helper` (or `photofiler-helper-light __helper`), started by
+    /// the daemon with its socket at fd 3. Its `main` has set the environment the
+    /// decoders' plug-ins are found by, while the process had no other thread.
+    package static func run(decoders makeDecoders: (() throws(MediaError) -> any MediaDecoders)?) -> Never {
         let socket = FileDescriptor(rawValue: HelperExecutable.socketDescriptor)
         // Before any thread starts, so the decoders' threads cannot spend RLIMIT_AS on
         // arenas under contention. (Seen twice on a machine at load 20, not reproduced
@@ -47,7 +47,7 @@ package final class HelperServer {
         // Freed decoder planes go back to the system at once, not into the next peak.
         Sys.mapLargeAllocations(from: 1 << 20)
         Sys.keepFreedHeap(upTo: 4 << 20)
-        let server = HelperServer()
+        let server = HelperServer(decoders: makeDecoders)
         do throws(LockdownError) {
             try Lockdown.apply(socket: socket)
         } catch {
@@ -99,14 +99,20 @@ package final class HelperServer {
             switch result {
             case .success(let info):
                 return HelperAnswer(id: request.id, outcome: .value, body: info.wire, notes: notes).encoded
+            case .failure(.needsDecoders):
+                // Not a refusal: the pool asks a helper with the decoders.
+                return HelperAnswer(id: request.id, outcome: .unsupported, body: [], notes: notes).encoded
             case .failure(let error):
                 return HelperAnswer(id: request.id, outcome: .refused, body: error.wire, notes: notes).encoded
             }
         case .thumbnail:
-            guard let descriptor, let output, let (_, size, thumbnail) = try? request.thumbnailBody() else {
+            // The light helper has no decoder to make one with.
+            guard let decoders, let descriptor, let output,
+                let (_, size, thumbnail) = try? request.thumbnailBody()
+            else {
                 return HelperAnswer(id: request.id, outcome: .unsupported, body: []).encoded
             }
-            let result = makeThumbnails(descriptor, size: size, thumbnail, into: output)
+            let result = makeThumbnails(with: decoders, descriptor, size: size, thumbnail, into: output)
             let notes = Self.takeNotes()
             switch result {
             case .success(let layout):
@@ -150,16 +156,17 @@ package final class HelperServer {
 
     /// Encodes the renditions and writes them into `output`, one after another.
     private func makeThumbnails(
-        _ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest, into output: FileDescriptor
+        with started: Result<any MediaDecoders, MediaError>, _ fd: FileDescriptor, size: Int64,
+        _ request: ThumbnailRequest, into output: FileDescriptor
     ) -> Result<ThumbnailLayout, ThumbnailFailure> {
         if let unsafe { return .failure(ThumbnailFailure(unsafe)) }
-        let maker: ThumbnailMaker
-        switch self.maker {
+        let decoders: any MediaDecoders
+        switch started {
         case .failure(let error): return .failure(ThumbnailFailure(error.description))
-        case .success(let value): maker = value
+        case .success(let value): decoders = value
         }
         do throws(ThumbnailFailure) {
-            let made = try maker.make(fd, size: size, request)
+            let made = try decoders.thumbnails(fd, size: size, request)
             var parts: [ThumbnailLayout.Part] = []
             for thumbnail in made {
                 do {

@@ -1,6 +1,5 @@
 import CSeccomp
 import Glibc
-import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem

@@ -1,6 +1,4 @@
-import CAVFormat
 import CGExiv2
-import CVips
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 import Synchronization
@@ -25,9 +23,10 @@ public enum MediaLibraryLog {
     }
 }
 
-/// Process-wide start-up of gexiv2, libvips and libavformat: each wants one
-/// initialisation per process, so it happens once, on first use, thread-safely
-/// (a global `let` is initialised under `swift_once`).
+/// Process-wide start-up of exiv2 (through gexiv2): it wants one initialisation
+/// per process, so it happens once, on first use, thread-safely (a global `let` is
+/// initialised under `swift_once`). The decoders have their own
+/// (`PhotoFilerDecoders.LibraryDecoders`), which runs this one first.
 package enum MediaLibraries {
     package static func start() throws(MediaError) {
         if let failure = startup { throw failure }
@@ -35,28 +34,18 @@ package enum MediaLibraries {
 }
 
 private let startup: MediaError? = {
-    installLogHandlers()
+    gexiv2_log_set_handler { level, message in
+        let text = message.map { String(cString: $0) } ?? ""
+        let name =
+            level == GEXIV2_LOG_LEVEL_ERROR ? "error" : level == GEXIV2_LOG_LEVEL_WARN ? "warning" : "info"
+        MediaLibraryLog.emit("exiv2 \(name): \(text)")
+    }
+    MediaLibraryLog.forwardGLib(domain: "GExiv2")
     // exiv2's start-up too (BMFF on, the XMP parser's lock), for ExifMetadata's own
     // exiv2 reader as much as for gexiv2: both use the one libexiv2 of the process.
     guard gexiv2_initialize() != 0 else {
         return .libraryUnavailable(name: "gexiv2", reason: "gexiv2_initialize failed")
     }
-    if vips_init("photofiler") != 0 {
-        let reason = String(cString: vips_error_buffer())
-        vips_error_clear()
-        return .libraryUnavailable(name: "libvips", reason: reason)
-    }
-    // Where vips_init loaded no module (a helper: PhotoPlugins), the ones it needs.
-    PhotoPlugins.loadVipsModules()
-    // Only the loaders libvips fuzzes (JPEG, PNG, GIF, WebP, TIFF, HEIF): bytes that
-    // libmagic took for a photo but that sniff as ImageMagick's, poppler's, OpenSlide's,
-    // PPM's, FITS's or Matlab's are refused rather than handed to a parser nobody fuzzed.
-    vips_block_untrusted_set(1)
-    // No run-time generated (orc) vector code: the helpers' filter forbids executable
-    // memory, and the scaling is as right without it, only slower.
-    vips_vector_set_enabled(0)
-    photofiler_heif_initialize()
-    PhotoPlugins.loadHeifPlugins()
     // Motion photos' XMP names: registered once, before any file is read (exiv2's
     // namespace table is process-wide and unlocked; ExifMetadata's reader sees them).
     for (prefix, uri) in MotionPhoto.namespaces {
@@ -65,27 +54,19 @@ private let startup: MediaError? = {
             g_error_free(error)
         }
     }
-    // The operation cache keeps every opened image alive: unbounded growth in a daemon.
-    vips_cache_set_max(0)
-    av_log_set_level(AV_LOG_QUIET)
     return nil
 }()
 
-private func installLogHandlers() {
-    gexiv2_log_set_handler { level, message in
-        let text = message.map { String(cString: $0) } ?? ""
-        let name =
-            level == GEXIV2_LOG_LEVEL_ERROR ? "error" : level == GEXIV2_LOG_LEVEL_WARN ? "warning" : "info"
-        MediaLibraryLog.emit("exiv2 \(name): \(text)")
-    }
-    let forward: GLogFunc = { domain, _, message, _ in
-        let name = domain.map { String(cString: $0) } ?? "glib"
-        let text = message.map { String(cString: $0) } ?? ""
-        MediaLibraryLog.emit("\(name): \(text)")
-    }
-    // Per domain rather than the default handler, so the rest of the process keeps
-    // its own GLib logging; gexiv2's and libvips' domains are the chatty ones.
-    for domain in ["VIPS", "GExiv2"] {
+extension MediaLibraryLog {
+    /// Routes one GLib log domain's notable messages (gexiv2's, libvips') to the sink,
+    /// per domain rather than through the default handler, so the rest of the
+    /// process keeps its own GLib logging.
+    package static func forwardGLib(domain: String) {
+        let forward: GLogFunc = { domain, _, message, _ in
+            let name = domain.map { String(cString: $0) } ?? "glib"
+            let text = message.map { String(cString: $0) } ?? ""
+            MediaLibraryLog.emit("\(name): \(text)")
+        }
         _ = g_log_set_handler(domain, photofiler_g_log_notable_levels(), forward, nil)
     }
 }

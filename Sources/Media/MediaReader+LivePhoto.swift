@@ -11,7 +11,8 @@ extension MediaReader {
         else { return }
         var found = video
         // Its length in seconds, from its own index (no frame is decoded).
-        if case .success(let probe) = VideoProbe.read(file.fd, size: video.length, from: video.offset) {
+        let decoders = try decoders(for: file.path, "libavformat")
+        if case .success(let probe) = decoders.video(file.fd, length: video.length, from: video.offset) {
             found.duration = probe.duration
         }
         info.live.embeddedVideo = found

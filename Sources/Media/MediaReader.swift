@@ -4,8 +4,10 @@ import PhotoFilerSystem
 
 /// Reads type and metadata from the bytes of one open file.
 ///
-/// Owns a libmagic handle and uses exiv2, libvips and libavformat, none of which
-/// is safe to share across threads: one reader per serial queue.
+/// Owns a libmagic handle and uses exiv2, and libvips and libavformat through its
+/// `decoders`, none of which is safe to share across threads: one reader per serial
+/// queue. A reader without decoders (the light helper's) refuses what needs them
+/// with `needsDecoders`, for a reader that has them.
 ///
 /// Cheap by design (it runs for every filed file): libmagic on the first 64 KiB,
 /// a few `pread`s for the end of formats that have no end marker, then header-only
@@ -13,13 +15,22 @@ import PhotoFilerSystem
 /// hashes the file, in the daemon (`EndMarkerScans`, chosen by the returned MIME type).
 public final class MediaReader {
     private let sniffer: MagicSniffer
+    /// libvips' and libavformat's reads; nil in the light helper.
+    private let decoders: (any MediaDecoders)?
     /// The zone EXIF wall times without an offset are read in.
     private let timeZone: TimeZone
 
-    public init(timeZone: TimeZone = .current) throws(MediaError) {
+    package init(decoders: (any MediaDecoders)?, timeZone: TimeZone = .current) throws(MediaError) {
         try MediaLibraries.start()
         self.sniffer = try MagicSniffer()
+        self.decoders = decoders
         self.timeZone = timeZone
+    }
+
+    /// The decoders, or the refusal that hands the file to a reader that has them.
+    func decoders(for path: BytePath, _ library: String) throws(MediaError) -> any MediaDecoders {
+        guard let decoders else { throw .needsDecoders(path: path, library: library) }
+        return decoders
     }
 
     /// Sniffs the type from the bytes, checks the file is complete, reads its metadata.
@@ -125,7 +136,7 @@ public final class MediaReader {
         throws(MediaError) -> MediaInfo
     {
         let probe: VideoProbe
-        switch VideoProbe.read(fd, size: size) {
+        switch try decoders(for: path, "libavformat").video(fd, length: size, from: 0) {
         case .success(let value): probe = value
         // The boxes add up (checked before), so an unreadable index is damage, not a cut.
         case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
@@ -161,9 +172,9 @@ public final class MediaReader {
         let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
         let needsVips =
             format == .png || format == .gif || (format != .heif && format != .raw && !exifHasSize)
-        var vips: VipsHeader?
+        var vips: ImageHeader?
         if needsVips {
-            switch VipsHeader.read(bytes: bytes) {
+            switch try decoders(for: path, "libvips").imageHeader(bytes) {
             case .success(let value): vips = value
             case .failure(let error):
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)

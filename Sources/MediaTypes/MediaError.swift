@@ -27,6 +27,10 @@ public enum MediaError: Error, Sendable, Equatable {
     case readerUnavailable(path: BytePath, reason: String)
     /// photofiler stopped before a sandboxed reader got to this file.
     case notReadBeforeStop(path: BytePath)
+    /// The light reader, which maps no decoder, met a file that needs `library`
+    /// (libvips, libavformat): the helper pool hands it to a reader that maps it, so
+    /// a person sees this only when that one cannot start.
+    case needsDecoders(path: BytePath, library: String)
 }
 
 extension MediaError: CustomStringConvertible {
@@ -60,6 +64,9 @@ extension MediaError: CustomStringConvertible {
         case .notReadBeforeStop(let path):
             return
                 "'\(path.display)' was not read before photofiler stopped; it is left where it is and read at the next start."
+        case .needsDecoders(let path, let library):
+            return
+                "'\(path.display)' was not read: it needs \(library), which photofiler's light reader does not load; it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."
         }
     }
 }

@@ -2,20 +2,34 @@ import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// Where `photofiler-helper` is: beside the running binary (a build folder, or an
-/// install that put both in one folder), else in `../libexec/photofiler/` from it
+/// Which helper program: `photofiler-helper-light` reads most files with libmagic and
+/// exiv2 only, and starts in a tenth of the time; `photofiler-helper` has every
+/// decoder, for what the light one hands on and for thumbnails (`MediaDecoders`).
+package enum HelperKind: Sendable, CaseIterable {
+    case light, full
+
+    package var executableName: String {
+        switch self {
+        case .light: "photofiler-helper-light"
+        case .full: "photofiler-helper"
+        }
+    }
+}
+
+/// Where the helpers are: beside the running binary (a build folder, or an
+/// install that put them all in one folder), else in `../libexec/photofiler/` from it
 /// (what `make install` does: `$(PREFIX)/bin/photofiler`,
 /// `$(PREFIX)/libexec/photofiler/photofiler-helper`). Found through `/proc/self/exe`,
 /// so neither `$PATH` nor the working folder decides which program reads strangers' bytes.
 package enum HelperExecutable {
-    package static let name = "photofiler-helper"
     /// The argument a helper is started with; without it the program refuses to run.
     package static let modeArgument = "__helper"
     /// The descriptor number the helper finds its socket at.
     package static let socketDescriptor: CInt = 3
 
     /// The helper's path, or why there is none (a reason for `MediaError.readerUnavailable`).
-    package static func locate() -> Result<BytePath, Unavailable> {
+    package static func locate(_ kind: HelperKind) -> Result<BytePath, Unavailable> {
+        let name = kind.executableName
         let own: BytePath
         do {
             own = try Sys.readLink("/proc/self/exe")

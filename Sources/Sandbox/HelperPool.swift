@@ -23,6 +23,7 @@ import Synchronization
 /// `dispatchPrecondition`); callers block on a `PendingReads`, never on `queue`.
 public final class HelperPool: @unchecked Sendable {
     package struct Settings: Sendable {
+        /// Helpers of each kind at most.
         package var helpers = max(1, Int(sysconf(CInt(_SC_NPROCESSORS_ONLN))))
         /// A helper unused this long ends.
         package var idleSeconds = 60.0
@@ -59,9 +60,10 @@ public final class HelperPool: @unchecked Sendable {
     let settings: Settings
     private let queue = DispatchQueue(label: "photofiler.helpers")
     private var helpers: [RunningHelper] = []
-    private var waiting: [Job] = []
+    /// The jobs no helper has yet, in order, by the kind of helper they wait for.
+    private var waiting: [HelperKind: [Job]] = [:]
     private var idleTimer: DispatchSourceTimer?
-    private var executable: BytePath?
+    private var executables: [HelperKind: BytePath] = [:]
     private var stopped = false
     private let libraryLog = Mutex<(@Sendable (String) -> Void)?>(nil)
 
@@ -126,12 +128,12 @@ public final class HelperPool: @unchecked Sendable {
         }
     }
 
-    /// Starts the helpers now if none runs, so that the file about to come (one that
-    /// is still settling) does not wait for their start. They end when idle, as ever.
+    /// Starts the light helpers now if none runs, so that the file about to come (one
+    /// that is still settling) does not wait for their start. They end when idle, as ever.
     public func prepare() {
         queue.async { [self] in
             guard !stopped, helpers.isEmpty else { return }
-            while helpers.count < settings.helpers, startHelper() != nil {}
+            while helpers.count < settings.helpers, startHelper(.light) != nil {}
             pump()
         }
     }
@@ -148,19 +150,26 @@ public final class HelperPool: @unchecked Sendable {
                 for job in helper.inFlight { stopped(job) }
             }
             helpers = []
-            for job in waiting { stopped(job) }
-            waiting = []
+            for job in waiting.values.joined() { stopped(job) }
+            waiting = [:]
         }
     }
 
     /// The pids of the running helpers (for tests and `status`).
     package var helperPIDs: [pid_t] { queue.sync { helpers.map(\.process.pid) } }
 
+    /// The pids of the running helpers of one kind (for tests).
+    package func helperPIDs(_ kind: HelperKind) -> [pid_t] {
+        queue.sync { helpers.filter { $0.kind == kind }.map(\.process.pid) }
+    }
+
     #if DEBUG
-        /// Asks a helper to open `path` (it must fail: the sandbox forbids it); the errno it got.
-        package func probeOpen(_ path: BytePath) -> Result<CInt, MediaError> {
+        /// Asks a helper of `kind` to open `path` (it must fail: the sandbox forbids it);
+        /// the errno it got.
+        package func probeOpen(_ path: BytePath, in kind: HelperKind = .light) -> Result<CInt, MediaError> {
             let reads = PendingReads(paths: [path], libraryLog: nil)
             let job = Job(kind: .probeOpen, file: nil, probePath: path, reads: reads, index: 0)
+            job.needsDecoders = kind == .full
             queue.async { [self] in submit([job]) }
             return reads.waitForAnswers()[0].map { answer in
                 var reader = WireReader(answer.body)
@@ -177,49 +186,56 @@ public final class HelperPool: @unchecked Sendable {
             for job in jobs { stopped(job) }
             return
         }
-        waiting.append(contentsOf: jobs)
+        for job in jobs { waiting[job.helperKind, default: []].append(job) }
         pump()
     }
 
-    /// Sends waiting jobs to helpers with room, starting helpers up to the pool's size;
-    /// arms the idle timer when nothing is left to do.
+    /// Sends waiting jobs to helpers of their kind with room, starting helpers up to
+    /// the pool's size; arms the idle timer when nothing is left to do.
     private func pump() {
         dispatchPrecondition(condition: .onQueue(queue))
-        if !waiting.isEmpty {
+        if waiting.values.contains(where: { !$0.isEmpty }) {
             idleTimer?.cancel()
             idleTimer = nil
         }
-        while !waiting.isEmpty, let helper = helperWithRoom() {
-            let job = waiting.removeFirst()
-            // A full socket: the helper's next answer pumps again.
-            if !send(job, to: helper) { break }
+        for kind in HelperKind.allCases {
+            while let job = waiting[kind]?.first, let helper = helperWithRoom(kind) {
+                waiting[kind]?.removeFirst()
+                // A full socket: the helper's next answer pumps again.
+                if !send(job, to: helper) { break }
+            }
         }
-        if waiting.isEmpty, helpers.allSatisfy({ $0.inFlight.isEmpty }) { armIdleTimer() }
+        if waiting.values.allSatisfy(\.isEmpty), helpers.allSatisfy({ $0.inFlight.isEmpty }) {
+            armIdleTimer()
+        }
     }
 
-    /// An idle helper, else a new one while the pool is not full, else the least busy with room.
-    private func helperWithRoom() -> RunningHelper? {
+    /// An idle helper of `kind`, else a new one while there are fewer than the pool's
+    /// size, else the least busy with room.
+    private func helperWithRoom(_ kind: HelperKind) -> RunningHelper? {
         let open = helpers.filter {
-            $0.inFlight.count < settings.inFlightPerHelper
+            $0.kind == kind && $0.inFlight.count < settings.inFlightPerHelper
                 && $0.served + $0.inFlight.count < settings.requestsPerHelper
         }
         if let idle = open.first(where: { $0.inFlight.isEmpty }) { return idle }
-        if helpers.count < settings.helpers, let started = startHelper() { return started }
+        if helpers.count(where: { $0.kind == kind }) < settings.helpers, let started = startHelper(kind) {
+            return started
+        }
         return open.min { $0.inFlight.count < $1.inFlight.count }
     }
 
-    private func startHelper() -> RunningHelper? {
+    private func startHelper(_ kind: HelperKind) -> RunningHelper? {
         dispatchPrecondition(condition: .onQueue(queue))
         let path: BytePath
-        if let executable {
+        if let executable = executables[kind] {
             path = executable
         } else {
-            switch HelperExecutable.locate() {
+            switch HelperExecutable.locate(kind) {
             case .success(let found):
-                executable = found
+                executables[kind] = found
                 path = found
             case .failure(let unavailable):
-                refuseWaiting(unavailable.reason)
+                refuseWaiting(kind, unavailable.reason)
                 return nil
             }
         }
@@ -227,14 +243,16 @@ public final class HelperPool: @unchecked Sendable {
         do {
             process = try HelperProcess.spawn(path)
         } catch {
-            if helpers.isEmpty { refuseWaiting("it cannot be started: \(error)") }
+            if !helpers.contains(where: { $0.kind == kind }) {
+                refuseWaiting(kind, "it cannot be started: \(error)")
+            }
             return nil
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: process.socket.rawValue, queue: queue)
         // One timer per helper, moved (`armDeadline`) rather than made anew; it is
         // parked at `.distantFuture` (never fires) while the helper has nothing to do.
         let deadline = DispatchSource.makeTimerSource(queue: queue)
-        let helper = RunningHelper(process: process, source: source, deadline: deadline)
+        let helper = RunningHelper(kind: kind, process: process, source: source, deadline: deadline)
         source.setEventHandler { @Sendable [unowned self, unowned helper] in self.readAnswers(helper) }
         source.setCancelHandler { @Sendable in process.socket.close() }
         deadline.setEventHandler { @Sendable [unowned self, unowned helper] in
@@ -269,7 +287,7 @@ public final class HelperPool: @unchecked Sendable {
         do {
             try Sys.sendMessage(helper.process.socket, request.encoded, passing: descriptors)
         } catch {
-            waiting.insert(job, at: 0)
+            waiting[job.helperKind, default: []].insert(job, at: 0)
             if error.errno != .wouldBlock { helperEnded(helper, why: .hungUp) }
             return error.errno != .wouldBlock
         }
@@ -308,7 +326,13 @@ public final class HelperPool: @unchecked Sendable {
             helper.inFlight.removeFirst()
             helper.served += 1
             answered = true
-            job.reads.complete(job.index, .success(answer))
+            if helper.kind == .light, job.kind == .inspect, answer.outcome == .unsupported {
+                // It needs a decoder: on to a helper that has them, after those already waiting.
+                job.needsDecoders = true
+                waiting[.full, default: []].append(job)
+            } else {
+                job.reads.complete(job.index, .success(answer))
+            }
             if helper.inFlight.isEmpty, helper.served >= settings.requestsPerHelper { retire(helper) }
         }
         // Once for the answers read: the new head's deadline starts now (and only
@@ -346,7 +370,7 @@ public final class HelperPool: @unchecked Sendable {
                 }
             }
         }
-        waiting.insert(contentsOf: jobs, at: 0)
+        waiting[helper.kind, default: []].insert(contentsOf: jobs, at: 0)
     }
 
     /// Closes the helper's socket (it exits on the hang-up), kills it when asked, and reaps it.
@@ -419,7 +443,8 @@ public final class HelperPool: @unchecked Sendable {
         timer.setEventHandler { @Sendable [unowned self] in
             self.idleTimer?.cancel()
             self.idleTimer = nil
-            guard self.waiting.isEmpty, self.helpers.allSatisfy({ $0.inFlight.isEmpty }) else { return }
+            guard self.waiting.values.allSatisfy(\.isEmpty), self.helpers.allSatisfy({ $0.inFlight.isEmpty })
+            else { return }
             for helper in self.helpers { self.end(helper, killing: false) }
             self.helpers = []
         }
@@ -435,9 +460,9 @@ public final class HelperPool: @unchecked Sendable {
         job.reads.complete(job.index, .failure(.readerUnavailable(path: job.path, reason: reason)))
     }
 
-    private func refuseWaiting(_ reason: String) {
-        for job in waiting { refuse(job, reason) }
-        waiting = []
+    private func refuseWaiting(_ kind: HelperKind, _ reason: String) {
+        for job in waiting[kind] ?? [] { refuse(job, reason) }
+        waiting[kind] = []
     }
 }
 
@@ -455,8 +480,13 @@ private final class Job: @unchecked Sendable {
     var id: UInt32 = 0
     /// Helpers that died on it.
     var failures = 0
+    /// The light helper answered that it needs a decoder (or a test asked for the full helper).
+    var needsDecoders = false
     /// A thumbnail's request and the output file it travels with.
     var thumbnail: (request: ThumbnailRequest, output: FileDescriptor)?
+
+    /// Thumbnails decode pixels; the light helper reads the rest first.
+    var helperKind: HelperKind { kind == .thumbnail || needsDecoders ? .full : .light }
 
     init(kind: HelperRequestKind, file: MediaFile?, probePath: BytePath?, reads: PendingReads, index: Int) {
         self.kind = kind
@@ -472,6 +502,7 @@ private final class Job: @unchecked Sendable {
 /// `@unchecked Sendable`: touched only on the pool's queue (its dispatch sources'
 /// handlers run there too).
 private final class RunningHelper: @unchecked Sendable {
+    let kind: HelperKind
     let process: HelperProcess
     let source: DispatchSourceRead
     var inFlight: [Job] = []
@@ -483,7 +514,9 @@ private final class RunningHelper: @unchecked Sendable {
     /// When `deadline` fires; nil while it is parked.
     var armedUntil: DispatchTime?
 
-    init(process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer) {
+    init(kind: HelperKind, process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer)
+    {
+        self.kind = kind
         self.process = process
         self.source = source
         self.deadline = deadline

@@ -104,6 +104,9 @@ extension MediaError {
             writer.text(reason)
         case .notReadBeforeStop:
             writer.byte(9)
+        case .needsDecoders(_, let library):
+            writer.byte(10)
+            writer.text(library)
         }
         return writer.bytes
     }
@@ -123,6 +126,7 @@ extension MediaError {
         case 7: refusal = .readerTimedOut(path: path, seconds: Int(clamping: try reader.integer()))
         case 8: refusal = .readerUnavailable(path: path, reason: try reader.text())
         case 9: refusal = .notReadBeforeStop(path: path)
+        case 10: refusal = .needsDecoders(path: path, library: try reader.text(limit: 64))
         default: throw .badValue
         }
         guard reader.isAtEnd else { throw .badLength }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoFilerDecoders
 import PhotoFilerHelper
 import PhotoFilerMedia
 import PhotoFilerMediaTypes
@@ -25,7 +26,7 @@ import PhotoFilerSystem
 
 /// One input through the helper's entry point. Never throws: refusals are expected answers.
 final class FuzzHarness {
-    let server = HelperServer()
+    let server = HelperServer { () throws(MediaError) in try LibraryDecoders() }
     let folder: BytePath
     var counter = 0
 

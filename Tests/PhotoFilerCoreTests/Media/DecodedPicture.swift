@@ -1,6 +1,7 @@
 import CVips
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem

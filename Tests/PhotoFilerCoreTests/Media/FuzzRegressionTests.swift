@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerHelper
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func keptInputsReplayWithoutCrashing() throws {
-        let server = HelperServer()
+        let server = HelperServer { () throws(MediaError) in try LibraryDecoders() }
         let folder = try TemporaryFolder()
         for name in Self.keptInputs {
             let started = Date()
@@ -55,7 +56,7 @@ import Testing
 
     /// A few hundred mutations (bit flips, cuts, huge lengths) of each example picture.
     @Test func shortMutationRun() throws {
-        let server = HelperServer()
+        let server = HelperServer { () throws(MediaError) in try LibraryDecoders() }
         let folder = try TemporaryFolder()
         var state: UInt64 = 0x5EED
         func next(_ bound: Int) -> Int {

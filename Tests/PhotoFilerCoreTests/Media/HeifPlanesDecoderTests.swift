@@ -2,6 +2,7 @@ import CVips
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem

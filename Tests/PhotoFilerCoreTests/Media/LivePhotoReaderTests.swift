@@ -3,6 +3,7 @@ import LivePhotoFixtures
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem
@@ -126,7 +127,7 @@ import Testing
     static func read(_ bytes: [UInt8], named name: String, in folder: TemporaryFolder) throws -> MediaInfo {
         let path = folder.file(name)
         try writeFile(path, bytes)
-        return try Corpus.read(path, with: try MediaReader())
+        return try Corpus.read(path, with: try MediaReader(decoders: try LibraryDecoders()))
     }
 
     static var sampleJPEG: [UInt8] {

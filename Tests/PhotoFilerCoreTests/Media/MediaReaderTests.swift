@@ -4,6 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerFiling
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
@@ -29,7 +30,7 @@ struct MediaReaderTests {
 
     @Test(arguments: goodFiles)
     func readsCorpusFile(entry: CorpusManifest.Entry) throws {
-        let reader = try MediaReader(timeZone: .gmt)
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let info = try Corpus.read(Corpus.path(entry.file), with: reader)
         #expect(info.mimeType == entry.mimeType)
         #expect(info.mediaType == (entry.mimeType.hasPrefix("video/") ? .video : .image))
@@ -50,8 +51,34 @@ struct MediaReaderTests {
         #expect(info.frameCount == (entry.file == "throbber.gif" ? 8 : 1))
     }
 
+    /// The light helper's reader (no decoders) gives the full reader's answer for
+    /// every file exiv2 can read alone, and hands on the rest, naming the library.
+    @Test func aReaderWithoutDecodersReadsWhatExiv2CanAndHandsOnTheRest() throws {
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
+        let handedOn: [String: String] = [
+            "IMG_2908.PNG": "libvips", "screenshot-really-a-png.jpeg": "libvips", "throbber.gif": "libvips",
+            "IMG_3539.MOV": "libavformat", "with-gps.mp4": "libavformat",
+        ]
+        for entry in Self.goodFiles {
+            let path = Corpus.path(entry.file)
+            let expected = try Corpus.read(path, with: full)
+            let answer: Result<MediaInfo, MediaError>
+            do {
+                answer = .success(try Corpus.read(path, with: light))
+            } catch let error as MediaError {
+                answer = .failure(error)
+            }
+            if let library = handedOn[entry.file] {
+                #expect(answer == .failure(.needsDecoders(path: path, library: library)), "\(entry.file)")
+            } else {
+                #expect(answer == .success(expected), "\(entry.file)")
+            }
+        }
+    }
+
     @Test func videosCarryDurationAndContainerDate() throws {
-        let reader = try MediaReader(timeZone: .gmt)
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let mov = try Corpus.read(Corpus.path("IMG_3539.MOV"), with: reader)
         // QuickTime's own creationdate wins, with its offset: 2016-01-18 15:20:40-07:00.
         #expect(
@@ -70,7 +97,7 @@ struct MediaReaderTests {
     }
 
     @Test func refusesBrokenFiles() throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         func failure(_ file: String) -> MediaError? {
             do {
                 _ = try Corpus.read(Corpus.path(file), with: reader)
@@ -98,7 +125,7 @@ struct MediaReaderTests {
     }
 
     @Test func truncatedCopiesOfGoodFilesAreRefused() throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         let folder = try TemporaryFolder()
         for file in [
             "Landscape_1.jpg", "IMG_2908.PNG", "throbber.gif", "denali.webp", "IMG_2682.heic", "with-gps.mp4",
@@ -119,7 +146,7 @@ struct MediaReaderTests {
     }
 
     @Test func trailerAfterJPEGEndIsAccepted() throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         let folder = try TemporaryFolder()
         var bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path("Landscape_1.jpg").display))
         bytes.append(contentsOf: Array("SEFT".utf8) + [UInt8](repeating: 7, count: 3000))
@@ -151,7 +178,7 @@ struct MediaReaderTests {
 
     @Test(arguments: ["MicroVideoOffset", "Container"])
     func motionPhotoWithVideoAfterEOIIsAccepted(xmpKey: String) throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         let folder = try TemporaryFolder()
         let bytes = try Self.motionPhoto(xmpKey: xmpKey)
         let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
@@ -169,7 +196,7 @@ struct MediaReaderTests {
     }
 
     @Test func nonUTF8NameReadsFine() throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         let folder = try TemporaryFolder()
         let name = BytePath(bytes: Array("Screenshot_caf".utf8) + [0xE9] + Array(".jpg".utf8))
         let path = folder.path.appending(name)
@@ -200,7 +227,7 @@ struct MediaReaderTests {
 
     /// Not a pass/fail test: prints the per-file cost on the corpus for the report.
     @Test func measuresReadTime() throws {
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         let files = Self.goodFiles.map { Corpus.path($0.file) }
         _ = try files.map { try Corpus.read($0, with: reader) }  // warm the page cache and libraries
         let rounds = 20
@@ -225,7 +252,7 @@ struct MediaReaderTests {
 @Suite(.serialized)
 struct MediaReaderDetailTests {
     @Test func xmpDateCountsWhenExifHasNone() throws {
-        let reader = try MediaReader(timeZone: .gmt)
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let info = try Corpus.read(Corpus.path("IMG_2908.PNG"), with: reader)
         // XMP photoshop:DateCreated 2015:09:27 16:29:28, read as a UTC wall time here.
         #expect(info.embeddedDate == CaptureDate(secondsSinceEpoch: 1_443_371_368, source: .exif))
@@ -235,7 +262,7 @@ struct MediaReaderDetailTests {
         let messages = Mutex<[String]>([])
         MediaLibraryLog.setSink { message in messages.withLock { $0.append(message) } }
         defer { MediaLibraryLog.setSink(nil) }
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         for entry in CorpusManifest.entries {
             _ = try? Corpus.read(Corpus.path(entry.file), with: reader)
         }

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerMedia
 @testable import PhotoFilerSystem
 

@@ -3,6 +3,7 @@ import PhotoFilerGLib
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerFiling
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
@@ -23,7 +24,8 @@ struct ThumbnailMakerTests {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
         let size = try fd.status().size
-        let info = try MediaReader(timeZone: .gmt).read(fd, path: path, size: size)
+        let info = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt).read(
+            fd, path: path, size: size)
         let request = ThumbnailRequest(source: .init(info), renditions: renditions)
         return (info, try ThumbnailMaker().make(fd, size: size, request))
     }

@@ -3,13 +3,15 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import PhotoFilerDecoders
 @testable import PhotoFilerMedia
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSandbox
 @testable import PhotoFilerSystem
 
-/// The helper pool against real `photofiler-helper` processes (built beside this
-/// test binary): the lockdown, the answers, and what a hostile file costs (issue 10).
+/// The helper pool against real `photofiler-helper-light` and `photofiler-helper`
+/// processes (built beside this test binary): the lockdown, the answers, and what a
+/// hostile file costs (issue 10).
 @Suite struct HelperPoolTests {
     static let examples: BytePath = BytePath(#filePath).parent.parent.parent.parent.appending(
         "examples/pictures")
@@ -42,27 +44,65 @@ import Testing
         }
     }
 
-    /// The helpers `pool` started to read one file.
-    static func startedHelpers(_ pool: HelperPool) throws -> [pid_t] {
-        _ = try inspect(Array(try examplePaths.prefix(1)), with: pool)
-        let pids = pool.helperPIDs
+    /// A JPEG, read by the light helper alone.
+    static let jpeg = examples.appending("harbour.jpg")
+    /// A PNG: its CRCs take libvips, so the light helper hands it on.
+    static let png = examples.appending("Screenshot_20240105-093000.png")
+
+    /// The helpers of `kind` that `pool` started to read one file (a JPEG for the
+    /// light ones, a PNG for the full ones).
+    static func startedHelpers(_ pool: HelperPool, _ kind: HelperKind) throws -> [pid_t] {
+        let answers = try inspect([kind == .light ? jpeg : png], with: pool)
+        #expect((try? answers[0].get()) != nil, "\(answers)")
+        let pids = pool.helperPIDs(kind)
         #expect(!pids.isEmpty)
         return pids
     }
 
-    @Test func helpersAreLockedDownAndCannotOpenAFile() throws {
+    /// The names of the shared objects a process maps.
+    static func mappedFiles(_ pid: pid_t) throws -> Set<String> {
+        let maps = String(decoding: try readFile(BytePath("/proc/\(pid)/maps")), as: UTF8.self)
+        return Set(maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) })
+    }
+
+    @Test(arguments: HelperKind.allCases)
+    func helpersAreLockedDownAndCannotOpenAFile(kind: HelperKind) throws {
         let pool = Self.pool()
         defer { pool.stop() }
-        for pid in try Self.startedHelpers(pool) {
+        for pid in try Self.startedHelpers(pool, kind) {
             let status = String(decoding: try readFile(BytePath("/proc/\(pid)/status")), as: UTF8.self)
             let lines = status.split(separator: "\n").map { $0.split(separator: "\t").joined(separator: " ") }
             #expect(lines.contains("NoNewPrivs: 1"), "\(status)")
             #expect(lines.contains("Seccomp: 2"), "\(status)")
         }
         for path in ["/etc/passwd", try Self.examplePaths[0].display] {
-            let opened = pool.probeOpen(BytePath(path))
+            let opened = pool.probeOpen(BytePath(path), in: kind)
             #expect(opened == .success(EPERM), "opening \(path) inside the sandbox: \(opened)")
         }
+    }
+
+    /// A JPEG is read by the light helper, which maps libmagic and exiv2 and no
+    /// decoder, and no full helper starts for it; a PNG and a video go on to a full
+    /// helper, and their answers are that reader's (`sandboxedAnswersMatchTheReaderInProcess`).
+    @Test func theLightHelperReadsJPEGsAndHandsOnWhatNeedsADecoder() throws {
+        let pool = Self.pool()
+        defer { pool.stop() }
+        let light = try Self.startedHelpers(pool, .light)
+        #expect(pool.helperPIDs(.full).isEmpty, "a JPEG started a full helper")
+        for pid in light {
+            let mapped = try Self.mappedFiles(pid)
+            #expect(mapped.contains { $0.hasPrefix("libmagic.so") }, "\(mapped.sorted())")
+            #expect(mapped.contains { $0.hasPrefix("libexiv2.so") }, "\(mapped.sorted())")
+            for decoder in ["libvips.so", "libheif.so", "libavformat.so", "libavcodec.so"] {
+                #expect(!mapped.contains { $0.hasPrefix(decoder) }, "the light helper maps \(decoder)")
+            }
+        }
+        let video = Fixtures.corpus("with-gps.mp4")
+        let answers = try Self.inspect([Self.png, video, Self.jpeg], with: pool)
+        #expect(answers.map { (try? $0.get())?.mediaType } == [.image, .video, .image], "\(answers)")
+        let full = pool.helperPIDs(.full)
+        #expect(!full.isEmpty)
+        for pid in full { #expect(try Self.mappedFiles(pid).contains { $0.hasPrefix("libvips.so") }) }
     }
 
     /// A helper maps libvips' HEIF module and libheif's decoders, and none of the
@@ -70,16 +110,15 @@ import Testing
     /// the process that starts it has read pictures itself: `vips_init` leaves
     /// `VIPSHOME` in that process's environment, and the helper inherits it.
     @Test func helpersLoadOnlyThePluginsTheyUse() throws {
-        _ = try MediaReader()
+        _ = try MediaReader(decoders: try LibraryDecoders())
         #expect(ProcessEnvironment.current["VIPSHOME"] != nil, "vips_init in this process sets VIPSHOME")
         let pool = Self.pool()
         defer { pool.stop() }
-        for pid in try Self.startedHelpers(pool) {
-            let maps = String(decoding: try readFile(BytePath("/proc/\(pid)/maps")), as: UTF8.self)
+        for pid in try Self.startedHelpers(pool, .full) {
             // The plug-ins among the mapped files, by name (the failure lists only them).
-            let plugins = Set(
-                maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) }
-                    .filter { $0.hasPrefix("vips-") || $0.hasPrefix("libheif-") })
+            let plugins = try Self.mappedFiles(pid).filter {
+                $0.hasPrefix("vips-") || $0.hasPrefix("libheif-")
+            }
             #expect(plugins.contains("vips-heif.so"), "helper \(pid) maps \(plugins.sorted())")
             #expect(plugins.contains("libheif-libde265.so"), "helper \(pid) maps \(plugins.sorted())")
             for unused in [
@@ -97,7 +136,7 @@ import Testing
         let pool = Self.pool()
         defer { pool.stop() }
         let sandboxed = try Self.inspect(paths, with: pool)
-        let reader = try MediaReader()
+        let reader = try MediaReader(decoders: try LibraryDecoders())
         for (path, answer) in zip(paths, sandboxed) {
             let fd = try Sys.openForReading(path)
             defer { fd.close() }
@@ -176,6 +215,8 @@ import Testing
         #expect(throws: WireError.self) { try MediaInfo(wire: spaced.wire) }
         let refusal = MediaError.damaged(path: "a.png", format: "PNG", reason: "CRC")
         #expect(try MediaError(wire: refusal.wire, path: "a.png") == refusal)
+        let handedOn = MediaError.needsDecoders(path: "a.png", library: "libvips")
+        #expect(try MediaError(wire: handedOn.wire, path: "a.png") == handedOn)
         let request = HelperRequest.inspect(id: 7, path: "x.jpg", size: 42)
         #expect(try HelperRequest.decode(request.encoded).get() == request)
         // Every cut of a valid answer is refused, never read past its end.

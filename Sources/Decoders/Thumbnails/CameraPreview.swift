@@ -1,5 +1,5 @@
-import CGExiv2Guard
 import CVips
+import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
@@ -21,18 +21,14 @@ enum CameraPreview {
         var failure = ThumbnailFailure("it has no embedded preview")
         // Largest first; a preview whose data was stripped (a stub) gives way to the next.
         for rank in 0..<maximumPreviews {
-            var preview: UnsafeMutablePointer<guint8>?
-            var previewSize: guint32 = 0
-            var thrown: CInt = 0
-            let found = bytes.withUnsafeBufferPointer {
-                pf_gexiv2_preview(
-                    $0.baseAddress, glong($0.count), CInt(rank), &preview, &previewSize, &thrown)
+            let preview: [UInt8]
+            switch EmbeddedPreview.bytes(in: bytes, rank: rank) {
+            case .failure: throw ThumbnailFailure("exiv2 failed on its previews")
+            case .success(nil): throw failure
+            case .success(let found?): preview = found
             }
-            guard thrown == 0 else { throw ThumbnailFailure("exiv2 failed on its previews") }
-            guard found != 0, let preview else { break }
-            defer { g_free(preview) }
             do {
-                return try upright(decodePreview(preview, count: Int(previewSize), edge: edge), orientation)
+                return try upright(decodePreview(preview, edge: edge), orientation)
             } catch {
                 failure = error
             }
@@ -43,15 +39,18 @@ enum CameraPreview {
     /// Previews tried at most: cameras embed two or three.
     static let maximumPreviews = 4
 
-    private static func decodePreview(_ bytes: UnsafeMutablePointer<guint8>, count: Int, edge: Int)
-        throws(ThumbnailFailure) -> VipsImageHandle
+    private static func decodePreview(_ bytes: [UInt8], edge: Int) throws(ThumbnailFailure) -> VipsImageHandle
     {
-        var out: UnsafeMutablePointer<VipsImage>?
-        guard photofiler_vips_thumbnail_buffer(bytes, count, &out, CInt(edge)) == 0, let out else {
-            throw VipsErrors.take("decode its preview")
+        let decoded = bytes.withUnsafeBufferPointer { buffer -> Result<VipsImageHandle, ThumbnailFailure> in
+            var out: UnsafeMutablePointer<VipsImage>?
+            let start = UnsafeMutableRawPointer(mutating: buffer.baseAddress)
+            guard photofiler_vips_thumbnail_buffer(start, buffer.count, &out, CInt(edge)) == 0, let out else {
+                return .failure(VipsErrors.take("decode its preview"))
+            }
+            // In memory while the preview's bytes are still there.
+            return Result { () throws(ThumbnailFailure) in try VipsImageHandle(out).inMemory() }
         }
-        // In memory before the preview's bytes are freed.
-        return try VipsImageHandle(out).inMemory()
+        return try decoded.get()
     }
 
     /// A preview carries no orientation of its own: the file's is applied.

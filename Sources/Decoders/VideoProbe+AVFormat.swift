@@ -1,30 +1,20 @@
 import CAVFormat
 import Foundation
+import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// What libavformat says about a video: that its index (`moov`) can be read and
-/// has a video stream, its size, rotation, duration and creation date.
-package struct VideoProbe {
-    package var width: Int
-    package var height: Int
-    /// Orientation as EXIF spells it: 6 for a 90° clockwise turn, 3 for 180°, 8 for 270°.
-    package var orientation: Int
-    package var duration: Double?
-    package var creationDate: CaptureDate?
-    /// The Live Photo identifier an iPhone writes into the video's QuickTime keys.
-    package var contentIdentifier: String?
-
+extension VideoProbe {
     /// Reads the video on `fd` (`size` bytes from `start`: a motion photo's video
     /// lies inside its still) through `pread`, never by a path (a sandboxed helper
     /// cannot open one); the failure is libavformat's message.
-    package static func read(_ fd: FileDescriptor, size: Int64, from start: Int64 = 0) -> Result<
-        VideoProbe, VideoFailure
+    static func read(_ fd: FileDescriptor, size: Int64, from start: Int64 = 0) -> Result<
+        VideoProbe, DecoderFailure
     > {
         let input = DescriptorInput(fd: fd, start: start, size: size)
-        return withExtendedLifetime(input) { () -> Result<VideoProbe, VideoFailure> in
+        return withExtendedLifetime(input) { () -> Result<VideoProbe, DecoderFailure> in
             guard let buffer = av_malloc(DescriptorInput.bufferSize) else {
-                return .failure(VideoFailure(reason: "out of memory"))
+                return .failure(DecoderFailure(reason: "out of memory"))
             }
             guard
                 let io = avio_alloc_context(
@@ -33,7 +23,7 @@ package struct VideoProbe {
                     DescriptorInput.seek)
             else {
                 av_free(buffer)
-                return .failure(VideoFailure(reason: "out of memory"))
+                return .failure(DecoderFailure(reason: "out of memory"))
             }
             // Runs last: libavformat may have swapped the buffer, so free the current one.
             defer {
@@ -42,7 +32,7 @@ package struct VideoProbe {
                 avio_context_free(&context)
             }
             guard let format = avformat_alloc_context() else {
-                return .failure(VideoFailure(reason: "out of memory"))
+                return .failure(DecoderFailure(reason: "out of memory"))
             }
             format.pointee.pb = io
             return read(format)
@@ -51,13 +41,13 @@ package struct VideoProbe {
 
     /// Opens `format` (its reader set up); frees it whatever happens.
     private static func read(_ format: UnsafeMutablePointer<AVFormatContext>) -> Result<
-        VideoProbe, VideoFailure
+        VideoProbe, DecoderFailure
     > {
         var opening: UnsafeMutablePointer<AVFormatContext>? = format
         // On failure libavformat frees the context itself.
         let opened = avformat_open_input(&opening, "", nil, nil)
         guard opened >= 0, let context = opening else {
-            return .failure(VideoFailure(reason: message(opened)))
+            return .failure(DecoderFailure(reason: message(opened)))
         }
         defer { avformat_close_input(&opening) }
         // Opening parses the whole `moov` (streams, sizes, rotation, duration). Probing
@@ -65,16 +55,16 @@ package struct VideoProbe {
         // the index left the picture size unknown.
         if !hasSizedVideoStream(context) {
             let found = avformat_find_stream_info(context, nil)
-            guard found >= 0 else { return .failure(VideoFailure(reason: message(found))) }
+            guard found >= 0 else { return .failure(DecoderFailure(reason: message(found))) }
         }
         let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
-            return .failure(VideoFailure(reason: "it has no video stream"))
+            return .failure(DecoderFailure(reason: "it has no video stream"))
         }
         let parameters = stream.pointee.codecpar.pointee
         var probe = VideoProbe(
-            width: Int(parameters.width), height: Int(parameters.height),
-            orientation: orientation(of: stream), duration: nil, creationDate: nil)
+            width: Int(parameters.width), height: Int(parameters.height), orientation: orientation(of: stream)
+        )
         let duration = context.pointee.duration
         if duration != photofiler_av_nopts_value(), duration > 0 {
             probe.duration = Double(duration) / Double(AV_TIME_BASE)
@@ -93,10 +83,6 @@ package struct VideoProbe {
             return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.width > 0
                 && parameters.height > 0
         }
-    }
-
-    package struct VideoFailure: Error {
-        package let reason: String
     }
 
     /// libavformat's reader over `size` bytes of a descriptor from `start`:

@@ -14,7 +14,7 @@ import PhotoFilerSystem
 /// queue at a time.
 package struct ThumbnailMaker {
     package init() throws(MediaError) {
-        try MediaLibraries.start()
+        try DecoderLibraries.start()
     }
 
     /// The renditions `request` lists, in its order.

@@ -3,7 +3,7 @@ import Glibc
 import PhotoFilerSystem
 import Synchronization
 
-/// The plug-ins a helper loads: libvips' HEIF module and libheif's HEVC and AV1
+/// The plug-ins `photofiler-helper` loads: libvips' HEIF module and libheif's HEVC and AV1
 /// decoders, and nothing else. On their own, libvips loads every module it has
 /// (ImageMagick, poppler, OpenSlide, JPEG XL: loaders `vips_block_untrusted_set`
 /// refuses, or formats photofiler does not file) and libheif every plugin, the
@@ -12,7 +12,7 @@ import Synchronization
 /// libvips 8.14 and libheif 1.19 from bookworm-backports).
 ///
 /// `restrict()` points each library's own search at a folder that does not exist
-/// and notes which files to load instead; `MediaLibraries.start()` loads those
+/// and notes which files to load instead; `DecoderLibraries.start()` loads those
 /// after initialising the libraries. A process that never calls it (the tests
 /// that read in process) loads what the libraries load on their own, and so does
 /// a library whose plug-in folder could not be listed.
