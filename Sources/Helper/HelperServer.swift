@@ -9,8 +9,8 @@ import Synchronization
 /// The helper's side of the protocol: one request in, one answer out.
 ///
 /// `answer(_:descriptor:)` is the whole entry point for strangers' bytes (the fuzz
-/// target calls it too); `run()` is the helper process: start the libraries, lock
-/// down, then answer until the daemon hangs up.
+/// target calls it too); `run(decoders:)` is a helper process, the light one or the
+/// full one: start the libraries, lock down, then answer until the daemon hangs up.
 package final class HelperServer {
     private let reader: Result<MediaReader, MediaError>
     /// The thumbnails' decoders; nil in the light helper, which answers `unsupported`.
