@@ -2,8 +2,8 @@ import Glibc
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// Which helper program: `photofiler-helper-light` reads most files with libmagic and
-/// exiv2 only, and starts in a tenth of the time; `photofiler-helper` has every
+/// Which helper program: `photofiler-helper-light` reads every file first, with libmagic and
+/// exiv2 only, and starts on an eighth of the CPU; `photofiler-helper` has every
 /// decoder, for what the light one hands on and for thumbnails (`MediaDecoders`).
 package enum HelperKind: Sendable, CaseIterable {
     case light, full
