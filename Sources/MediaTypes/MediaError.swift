@@ -60,7 +60,7 @@ extension MediaError: CustomStringConvertible {
                 "'\(path.display)' could not be read: photofiler's sandboxed reader was still on it after \(seconds) s (its bytes make a parser loop); it is left where it is: save it again from the app."
         case .readerUnavailable(let path, let reason):
             return
-                "'\(path.display)' was not read: photofiler's sandboxed reader is unavailable (\(reason)); it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."
+                "'\(path.display)' was not read: photofiler's sandboxed reader is unavailable (\(reason)); it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper-light and photofiler-helper)."
         case .notReadBeforeStop(let path):
             return
                 "'\(path.display)' was not read before photofiler stopped; it is left where it is and read at the next start."
