@@ -49,6 +49,10 @@ public final class MediaReader {
         // Every library reads the descriptor's bytes, never a path: the same inode
         // whatever happens to `path` meanwhile, and nothing to open in the sandbox.
         let format = MediaFormat(mimeType: mimeType)
+        // Handed on before anything is read that the reader with decoders reads again.
+        if decoders == nil, let library = format.flatMap(Self.decoderAlwaysNeeded) {
+            throw .needsDecoders(path: path, library: library)
+        }
         if format == .video {
             _ = try CompletenessCheck.check(.video, head: head, file: file)
             return try readVideo(fd, size: size, mimeType: mimeType, path: path)
@@ -108,6 +112,17 @@ public final class MediaReader {
             bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
         try readLivePhotoTraits(&info, announced: announced, file: file)
         return info
+    }
+
+    /// The decoder a format needs whatever its metadata says: libvips for a PNG's
+    /// CRCs and a GIF's frames, libavformat for a video. A reader without decoders
+    /// hands such a file on after the sniff alone (a screenshot tool's PNGs).
+    private static func decoderAlwaysNeeded(by format: MediaFormat) -> String? {
+        switch format {
+        case .png, .gif: "libvips"
+        case .video: "libavformat"
+        case .jpeg, .webp, .heif, .tiff, .raw: nil
+        }
     }
 
     /// Images are mapped whole for exiv2 and libvips: this bounds the mapping, well
@@ -171,7 +186,7 @@ public final class MediaReader {
         // exiv2 could not find. Never for HEIF (Debian's libvips fails on iPhone HEICs).
         let exifHasSize = exif.map { $0.pixelWidth > 0 && $0.pixelHeight > 0 } ?? false
         let needsVips =
-            format == .png || format == .gif || (format != .heif && format != .raw && !exifHasSize)
+            Self.decoderAlwaysNeeded(by: format) != nil || (format != .heif && format != .raw && !exifHasSize)
         var vips: ImageHeader?
         if needsVips {
             switch try decoders(for: path, "libvips").imageHeader(bytes) {
