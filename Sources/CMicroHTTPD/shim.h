@@ -47,4 +47,14 @@ static inline uint16_t photofiler_mhd_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
+/// The socket of a connection, or -1. MHD_get_connection_info is variadic too.
+/// An event stream watches a duplicate of it while it is suspended: libmicrohttpd
+/// does not poll a suspended connection, so it would not see the client leave.
+static inline int photofiler_mhd_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 #endif

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Glibc
 import PhotoFilerSystem
 
@@ -150,26 +151,74 @@ private final class CompletionBox {
 
 /// One streamed response's connection and body.
 ///
+/// libmicrohttpd does not poll a suspended connection, so a client that left while
+/// its stream was parked kept its connection slot until the next event reached it:
+/// a browser that opened and closed pages filled every slot of a quiet library and
+/// the gallery answered no one. A read source on a duplicate of the socket sees the
+/// client leave (its end of file, or bytes, which an event stream's client never
+/// sends): the connection is resumed and ended at once.
+///
 /// `@unchecked Sendable`: `connection` is only passed to `MHD_suspend_connection`
 /// (from libmicrohttpd's own read callback, under the body's lock) and
-/// `MHD_resume_connection` (safe at any time for a suspended connection); `parked`
-/// is guarded by `lock`, and a wake-up arrives only for a parked connection.
+/// `MHD_resume_connection` (safe at any time for a suspended connection); `parked`,
+/// `left` and `finished` are guarded by `lock`, a wake-up resumes only a parked
+/// connection, and none does once libmicrohttpd has freed the stream (`finish`).
+/// `departure` is set in `init` and only cancelled afterwards.
 private final class StreamContext: @unchecked Sendable {
     let connection: OpaquePointer
     let body: StreamingBody
     private let lock = ThreadLock()
     private var parked = false
+    private var left = false
+    private var finished = false
+    private var departure: (any DispatchSourceRead)?
+
+    /// Where every stream's departure watch runs; nothing runs while no client leaves.
+    private static let departures = DispatchQueue(label: "photofiler.gallery.departures")
 
     init(connection: OpaquePointer, body: StreamingBody) {
         self.connection = connection
         self.body = body
+        departure = watchForDeparture()
+    }
+
+    /// Nil when the socket cannot be watched (no descriptor left): the stream then
+    /// still works, and its slot is freed by the next event it is sent, as before.
+    private func watchForDeparture() -> (any DispatchSourceRead)? {
+        let socket: FileDescriptor
+        do {
+            socket = try Sys.duplicate(photofiler_mhd_connection_socket(connection))
+        } catch {
+            return nil
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.rawValue, queue: Self.departures)
+        source.setEventHandler { @Sendable [weak self] in
+            guard Sys.peek(socket) != .nothing else { return }
+            self?.clientLeft()
+        }
+        source.setCancelHandler { socket.close() }
+        source.resume()
+        return source
+    }
+
+    private func clientLeft() {
+        departure?.cancel()
+        lock.withLock {
+            left = true
+            guard parked, !finished else { return }
+            parked = false
+            MHD_resume_connection(connection)
+        }
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, limit: Int) -> Int {
+        // MHD_CONTENT_READER_END_OF_STREAM: the connection then reads the end of file and closes.
+        if lock.withLock({ left }) { return -1 }
         let chunk = body.next(limit: limit) {
             lock.withLock {
-                parked = true
                 MHD_suspend_connection(connection)
+                // Left between the check above and now: resumed at once, to be ended.
+                if left { MHD_resume_connection(connection) } else { parked = true }
             }
         }
         switch chunk {
@@ -187,11 +236,21 @@ private final class StreamContext: @unchecked Sendable {
     var wake: @Sendable () -> Void {
         { [self] in
             lock.withLock {
-                guard parked else { return }
+                guard parked, !finished else { return }
                 parked = false
                 MHD_resume_connection(connection)
             }
         }
+    }
+
+    /// libmicrohttpd has freed the response: no resume from now on.
+    func finish() {
+        lock.withLock {
+            finished = true
+            parked = false
+        }
+        departure?.cancel()
+        body.closed()
     }
 }
 
@@ -272,6 +331,5 @@ private let microHTTPDStreamRead: MHD_ContentReaderCallback = { context, _, buff
 
 private let microHTTPDStreamFree: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
-    let stream = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
-    stream.body.closed()
+    Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue().finish()
 }

@@ -30,6 +30,39 @@ extension Sys {
         }
     }
 
+    /// `fcntl(F_DUPFD_CLOEXEC)`: a second descriptor for the same open socket or file.
+    public static func duplicate(_ raw: CInt) throws(SystemError) -> FileDescriptor {
+        var duplicate: CInt = -1
+        try check("fcntl", nil) {
+            duplicate = fcntl(raw, F_DUPFD_CLOEXEC, 0)
+            return duplicate
+        }
+        return FileDescriptor(rawValue: duplicate)
+    }
+
+    /// What a connected socket holds for reading, looked at without taking it.
+    public enum SocketInput: Sendable, Equatable {
+        case nothing
+        case bytes
+        /// The peer closed its side, or the connection was reset.
+        case closed
+    }
+
+    /// `recv(MSG_PEEK | MSG_DONTWAIT)` of one byte.
+    public static func peek(_ socket: FileDescriptor) -> SocketInput {
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(socket.rawValue, &byte, 1, CInt(MSG_PEEK | MSG_DONTWAIT))
+            if count > 0 { return .bytes }
+            if count == 0 { return .closed }
+            switch Errno.current {
+            case .interrupted: continue
+            case .wouldBlock: return .nothing
+            default: return .closed
+            }
+        }
+    }
+
     /// `count` bytes from the kernel's generator (`/dev/urandom`).
     public static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
         let source: BytePath = "/dev/urandom"

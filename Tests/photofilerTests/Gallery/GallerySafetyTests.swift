@@ -84,6 +84,21 @@ import Testing
         #expect(try server.request("GET", "/api/albums").status == 200)
     }
 
+    /// A browser opens an event stream on every page and drops it on the next. On a
+    /// quiet library no event ever reaches a dropped stream, so the server must see
+    /// the client leave by itself, or the connections from one address (64) run out.
+    @Test func eventStreamsLeftByTheirClientsFreeTheirConnections() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        for round in 1...100 {
+            let stream = try EventStreamReader(port: server.port)
+            let opened = try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) }
+            #expect(opened, "stream \(round) was not served")
+            if !opened { break }
+        }  // each stream is closed as it goes out of scope
+        #expect(try server.request("GET", "/api/albums").status == 200)
+    }
+
     @Test func withATokenEveryRequestNeedsIt() throws {
         let library = try GalleryAPITests.library(count: 1)
         let server = try GalleryProcess(
