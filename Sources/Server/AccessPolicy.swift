@@ -8,7 +8,7 @@ public enum AccessScope: Sendable, Equatable {
     /// The whole library (loopback without `--token`, or the gallery's token).
     case library
     /// One album through a `share` link: read-only, everything else is 404.
-    case album(AlbumRecord)
+    case album(AlbumRecord, share: ShareRecord)
 }
 
 /// SPEC's safety rules for one listener: the Host check against DNS rebinding, the
@@ -76,12 +76,13 @@ public struct AccessPolicy: Sendable {
     }
 
     /// The scope of a request, or nil for 401. `share` looks a token's hash up.
-    public func scope(of request: HTTPRequest, share: (String) -> AlbumRecord?) -> AccessScope? {
+    public func scope(of request: HTTPRequest, share: (String) -> (AlbumRecord, ShareRecord)?) -> AccessScope?
+    {
         guard let presented = presentedToken(request)?.token else {
             return token == nil ? .library : nil
         }
         if AccessToken.matches(presented, token ?? writeToken) { return .library }
-        if let album = share(AccessToken.hash(presented)) { return .album(album) }
+        if let (album, record) = share(AccessToken.hash(presented)) { return .album(album, share: record) }
         return nil
     }
 

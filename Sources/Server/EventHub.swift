@@ -7,6 +7,10 @@ import PhotoFilerSystem
 /// `.photofiler/`, where every commit writes the WAL). Nothing runs while nothing
 /// changes, with or without a browser connected.
 ///
+/// A stream opened through a `share` link ends once its share is revoked or has
+/// expired, before anything more is sent to it: looked at on every change, and
+/// at the share's expiry (one timer, not a poll).
+///
 /// `@unchecked Sendable`: `streams` and `seen` are guarded by `lock`; the watch
 /// descriptor and its source are set once in `start` and used on `watchQueue`.
 public final class EventHub: @unchecked Sendable {
@@ -22,9 +26,15 @@ public final class EventHub: @unchecked Sendable {
 
     /// Runs on every write to the catalog's folder, before the changes are read.
     private let catalogWritten: @Sendable () -> Void
+    /// Seconds since the epoch, as a share's expiry is kept.
+    private let clock: @Sendable () -> Double
 
-    init(catalog: CatalogAccess, catalogWritten: @escaping @Sendable () -> Void = {}) {
+    init(
+        catalog: CatalogAccess, clock: @escaping @Sendable () -> Double,
+        catalogWritten: @escaping @Sendable () -> Void = {}
+    ) {
         self.catalog = catalog
+        self.clock = clock
         self.catalogWritten = catalogWritten
     }
 
@@ -47,15 +57,19 @@ public final class EventHub: @unchecked Sendable {
         self.source = source
     }
 
-    /// A new stream; `album` limits it to that album's assets (a share). A client
+    /// A new stream; one opened through a share sees only its album's assets. A client
     /// that reconnects names the last change it saw (`Last-Event-ID`): it gets what
     /// it missed, or one `reset` when that is gone from the change log, too much to
     /// replay, or from another catalog. Every stream then learns the newest
     /// sequence number as its last event id, so its first reconnect loses nothing.
-    func open(album: AlbumID?, lastEventID: String?) -> EventStream {
-        let stream = EventStream(album: album) { [weak self] stream in self?.remove(stream) }
+    func open(share: ShareRecord?, lastEventID: String?) -> EventStream {
+        let stream = EventStream(share: share) { [weak self] stream in self?.remove(stream) }
         // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the registration.
         catalog.read { catalog in
+            if let share {
+                guard isLive(share, catalog) else { return stream.end() }
+                if let expiry = share.expiresAt { lookAgain(at: expiry) }
+            }
             let upTo = lock.withLock { seen }
             if let lastEventID { replay(after: lastEventID, upTo: upTo, into: stream, catalog) }
             stream.send(EventStream.position(upTo))
@@ -93,8 +107,41 @@ public final class EventHub: @unchecked Sendable {
 
     private func isVisible(_ change: Catalog.AssetChange, to stream: EventStream, _ catalog: Catalog) -> Bool
     {
-        guard let album = stream.album else { return true }
+        guard let album = stream.share?.album else { return true }
         return (try? catalog.everInAlbum(change.asset, album)) == true
+    }
+
+    /// The share is still in the catalog, for the same album, and not expired. A
+    /// share that could not be looked up counts as ended: its browser reconnects in
+    /// a second, and the request's own token check decides again.
+    private func isLive(_ share: ShareRecord, _ catalog: Catalog) -> Bool {
+        do {
+            guard let record = try catalog.share(tokenHash: share.tokenHash) else { return false }
+            return record.album == share.album && record.isValid(at: clock())
+        } catch {
+            return false
+        }
+    }
+
+    /// Ends every stream whose share has lapsed; the streams left open.
+    private func endLapsedShares(_ listeners: [EventStream], _ catalog: Catalog) -> [EventStream] {
+        listeners.filter { stream in
+            guard let share = stream.share, !isLive(share, catalog) else { return true }
+            stream.end()
+            return false
+        }
+    }
+
+    /// A share expires without a write to the catalog: its streams are looked at then.
+    private func lookAgain(at expiry: Double) {
+        let seconds = max(0, expiry - clock())
+        watchQueue.asyncAfter(deadline: .now() + .milliseconds(Int(min(seconds, 1e9) * 1000) + 1)) {
+            [weak self] in
+            self?.catalog.later { [weak self] catalog in
+                guard let self else { return }
+                _ = endLapsedShares(lock.withLock { Array(streams.values) }, catalog)
+            }
+        }
     }
 
     private func remove(_ stream: EventStream) {
@@ -116,7 +163,7 @@ public final class EventHub: @unchecked Sendable {
 
     /// On the catalog's queue: sends every change after `seen` to the streams that may see it.
     private func readChanges(_ catalog: Catalog) {
-        let listeners = lock.withLock { Array(streams.values) }
+        let listeners = endLapsedShares(lock.withLock { Array(streams.values) }, catalog)
         if listeners.isEmpty {
             let latest = (try? catalog.latestChange()) ?? seen
             lock.withLock { seen = latest }
@@ -152,7 +199,8 @@ public final class EventHub: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: every field but the constants is guarded by `lock`.
 final class EventStream: StreamingBody, @unchecked Sendable {
-    let album: AlbumID?
+    /// The `share` link a stream was opened through.
+    let share: ShareRecord?
     private let lock = ThreadLock()
     private var pending: [UInt8]
     private var wake: (@Sendable () -> Void)?
@@ -160,11 +208,12 @@ final class EventStream: StreamingBody, @unchecked Sendable {
     /// A client that stopped reading while this much waited: its stream ends, and
     /// its browser reconnects and reloads, rather than the server holding it all.
     static let backlogLimit = 256 * 1024
-    private var overflowed = false
+    /// Overflowed, or its share lapsed: the next chunk is the end.
+    private var ended = false
     private let onClose: @Sendable (EventStream) -> Void
 
-    init(album: AlbumID?, onClose: @escaping @Sendable (EventStream) -> Void) {
-        self.album = album
+    init(share: ShareRecord?, onClose: @escaping @Sendable (EventStream) -> Void) {
+        self.share = share
         self.onClose = onClose
         // The reconnect delay, and a comment so the browser sees the stream open at once.
         pending = Array("retry: 1000\n: photofiler events\n\n".utf8)
@@ -189,16 +238,31 @@ final class EventStream: StreamingBody, @unchecked Sendable {
     func send(_ bytes: [UInt8]) {
         let wakeUp: (@Sendable () -> Void)? = lock.withLock {
             if pending.count + bytes.count > Self.backlogLimit {
-                overflowed = true
+                ended = true
                 pending = []
-            } else if !overflowed {
+            } else if !ended {
                 pending += bytes
             }
-            guard isParked else { return nil }
-            isParked = false
-            return wake
+            return unpark()
         }
         wakeUp?()
+    }
+
+    /// Sends nothing more: the connection ends.
+    func end() {
+        let wakeUp = lock.withLock {
+            ended = true
+            pending = []
+            return unpark()
+        }
+        wakeUp?()
+    }
+
+    /// Under `lock`: the wake-up to call, when the connection is parked.
+    private func unpark() -> (@Sendable () -> Void)? {
+        guard isParked else { return nil }
+        isParked = false
+        return wake
     }
 
     func attach(wake: @escaping @Sendable () -> Void) {
@@ -207,7 +271,7 @@ final class EventStream: StreamingBody, @unchecked Sendable {
 
     func next(limit: Int, park: () -> Void) -> StreamChunk {
         lock.withLock {
-            if overflowed { return .end }
+            if ended { return .end }
             if pending.isEmpty {
                 isParked = true
                 park()

@@ -32,7 +32,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         self.picker = picker
         self.policyValue = policy
         let known = knownThumbnails
-        events = EventHub(catalog: catalog) { known.forgetAll() }
+        events = EventHub(catalog: catalog, clock: { Date().timeIntervalSince1970 }) { known.forgetAll() }
     }
 
     public var policy: AccessPolicy { lock.withLock { policyValue } }
@@ -127,14 +127,16 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         return response
     }
 
-    /// The album a live share token opens, by the token's hash.
-    private func share(tokenHash: String) -> AlbumRecord? {
+    /// The album a live share token opens, and the share, by the token's hash.
+    private func share(tokenHash: String) -> (AlbumRecord, ShareRecord)? {
         let now = Date().timeIntervalSince1970
-        return try? catalog.read { catalog throws(CatalogError) -> AlbumRecord? in
-            guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now) else {
+        return try? catalog.read { catalog throws(CatalogError) -> (AlbumRecord, ShareRecord)? in
+            guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now),
+                let album = try catalog.album(id: share.album)
+            else {
                 return nil
             }
-            return try catalog.album(id: share.album)
+            return (album, share)
         }
     }
 
@@ -166,7 +168,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
 
     func page(_ kind: Page.Kind, scope: AccessScope, attributes: [String: String] = [:]) -> HTTPResponse {
         var attributes = attributes
-        if case .album(let album) = scope { attributes["shared-album"] = album.name }
+        if case .album(let album, _) = scope { attributes["shared-album"] = album.name }
         if kind == .pick, let picker { attributes.merge(picker.pageAttributes) { $1 } }
         let token: String
         switch scope {

@@ -46,7 +46,7 @@ extension Gallery {
         let visible = summaries.filter { summary in
             switch (scope, summary.kind) {
             case (.library, _): return true
-            case (.album(let shared), .user(let album)): return album.id == shared.id
+            case (.album(let shared, _), .user(let album)): return album.id == shared.id
             case (.album, .smart): return false
             }
         }
@@ -112,15 +112,12 @@ extension Gallery {
 
     /// A reconnecting browser sends `Last-Event-ID` (the `id:` of the last event it saw).
     private func eventStream(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
-        let album: AlbumID?
-        switch scope {
-        case .library: album = nil
-        case .album(let shared): album = shared.id
-        }
+        var share: ShareRecord?
+        if case .album(_, let record) = scope { share = record }
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-            body: .stream(events.open(album: album, lastEventID: request.header("last-event-id"))))
+            body: .stream(events.open(share: share, lastEventID: request.header("last-event-id"))))
     }
 
     /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`.
@@ -184,7 +181,7 @@ extension Gallery {
         try catalog.read { catalog throws(CatalogError) -> AssetRecord? in
             switch scope {
             case .library: return try catalog.asset(id: id)
-            case .album(let shared):
+            case .album(let shared, _):
                 guard try catalog.isVisibleMember(id, shared.id) else { return nil }
                 return try catalog.asset(id: id)
             }
@@ -195,12 +192,12 @@ extension Gallery {
     func resolveAlbum(_ name: String?, scope: AccessScope) -> AlbumResolution {
         var query = AssetQuery(now: Date().timeIntervalSince1970)
         guard let name else {
-            if case .album(let shared) = scope { query.album = shared.id }
+            if case .album(let shared, _) = scope { query.album = shared.id }
             return .found(query)
         }
         guard let album = try? AlbumName(validating: name) else { return .invalid }
         switch scope {
-        case .album(let shared):
+        case .album(let shared, _):
             guard album.value == shared.name else { return .missing }
             query.album = shared.id
             return .found(query)

@@ -127,14 +127,15 @@ import Testing
     }
 }
 
-/// An event stream parks when empty, wakes once per send, and ends a client that stopped reading.
+/// An event stream parks when empty, wakes once per send, and ends a client that
+/// stopped reading, or whose share lapsed.
 @Suite struct EventStreamTests {
     final class Counter: @unchecked Sendable {
         var wakes = 0
     }
 
     @Test func parksWakesAndEndsABacklog() {
-        let stream = EventStream(album: nil) { _ in }
+        let stream = EventStream(share: nil) { _ in }
         let counter = Counter()
         stream.attach { counter.wakes += 1 }
         guard case .bytes(let greeting) = stream.next(limit: 4096, park: {}) else {
@@ -160,6 +161,25 @@ import Testing
         stream.send(big)
         guard case .end = stream.next(limit: 4096, park: {}) else {
             Issue.record("a backlog over the limit ends the stream")
+            return
+        }
+    }
+
+    @Test func anEndedStreamWakesItsConnectionAndSendsNothingMore() {
+        let stream = EventStream(share: nil) { _ in }
+        let counter = Counter()
+        stream.attach { counter.wakes += 1 }
+        _ = stream.next(limit: 4096, park: {})
+        guard case .wait = stream.next(limit: 4096, park: {}) else {
+            Issue.record("an empty stream parks")
+            return
+        }
+        stream.end()
+        #expect(counter.wakes == 1)
+        stream.send(EventStream.message("filed", id: 7, sequence: 41))
+        #expect(counter.wakes == 1, "an ended stream is not parked")
+        guard case .end = stream.next(limit: 4096, park: {}) else {
+            Issue.record("an ended stream ends its response")
             return
         }
     }

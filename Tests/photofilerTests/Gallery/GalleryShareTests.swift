@@ -1,4 +1,6 @@
 import Foundation
+import PhotoFilerCatalog
+import PhotoFilerFiling
 import PhotoFilerSystem
 import TestSupport
 import Testing
@@ -129,6 +131,41 @@ import Testing
             [try library.input(bytes: Pictures.uniqueJPEG(2, tag: "mine"), name: "m.jpg")], album: "Trip")
         #expect(try stream.wait(timeout: 5) { $0.contains("{\"id\": \(mine[0])}") })
         #expect(!stream.received.contains("{\"id\": \(other[0])}"))
+    }
+
+    /// The chunked body's last chunk: the server ended the stream.
+    static func ended(_ received: String) -> Bool { received.hasSuffix("\r\n0\r\n\r\n") }
+
+    @Test func aRevokedShareStreamEndsAtOnce() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let link = try library.run("share", "Trip").stdout
+        let token = try #require(
+            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
+                .queryItems?.first { $0.name == "token" }?.value)
+        let server = try GalleryProcess(library: library.root)
+        let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
+        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) })
+        #expect(try library.run("share", "--revoke", token).status == 0)
+        #expect(try stream.wait(timeout: 5, until: Self.ended), "\(stream.received)")
+    }
+
+    /// An expiry comes with no write to the catalog: the stream ends at it all the same.
+    @Test func anExpiredShareStreamEnds() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let token = "expires-soon-token"
+        let catalog = try Catalog(path: library.catalog)
+        let trip = try #require(try catalog.albums().first { $0.name == "Trip" })
+        let now = Date().timeIntervalSince1970
+        try catalog.insertShare(
+            ShareRecord(
+                tokenHash: AccessToken.hash(token), album: trip.id, createdAt: now, expiresAt: now + 2))
+        let server = try GalleryProcess(library: library.root)
+        let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
+        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) })
+        #expect(try stream.wait(timeout: 10, until: Self.ended), "\(stream.received)")
+        #expect(Date().timeIntervalSince1970 >= now + 2, "not before its expiry")
+        #expect(
+            try server.request("GET", "/api/albums", headers: ["X-PhotoFiler-Token": token]).status == 401)
     }
 }
 
