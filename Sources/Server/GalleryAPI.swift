@@ -89,7 +89,7 @@ extension Gallery {
             var objects: [AssetJSON] = []
             objects.reserveCapacity(min(rows.count, limit))
             for row in rows.prefix(limit) {
-                objects.append(try AssetJSON.load(row, catalog: catalog, layout: layout))
+                objects.append(try Self.json(of: row, catalog: catalog, layout: layout, scope: scope))
             }
             let next = rows.count > limit ? AssetCursor(after: rows[limit - 1], sort: query.sort).text : nil
             return Page(assets: objects, next: next)
@@ -144,7 +144,8 @@ extension Gallery {
         switch (method, part) {
         case ("GET", nil):
             let layout = catalog.layout
-            return .json(try catalog.read { try AssetJSON.load(asset, catalog: $0, layout: layout) })
+            return .json(
+                try catalog.read { try Self.json(of: asset, catalog: $0, layout: layout, scope: scope) })
         case ("GET", "thumbnail"):
             let file: ThumbnailFile
             switch thumbnails.thumbnail(of: asset, size: thumbnailSize) {
@@ -174,6 +175,18 @@ extension Gallery {
         default:
             return .error(404, "There is no \(request.path) in the gallery's API.")
         }
+    }
+
+    /// An asset as `info --json` shows it; a share names only its own album among
+    /// the asset's albums (the others are none of its business).
+    private static func json(
+        of asset: AssetRecord, catalog: Catalog, layout: LibraryLayout, scope: AccessScope
+    )
+        throws(CatalogError) -> AssetJSON
+    {
+        var json = try AssetJSON.load(asset, catalog: catalog, layout: layout)
+        if case .album(let shared, _) = scope { json.albums = json.albums.filter { $0 == shared.name } }
+        return json
     }
 
     /// The asset with that id if the scope may see it.

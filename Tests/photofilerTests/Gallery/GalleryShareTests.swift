@@ -68,6 +68,28 @@ import Testing
         #expect(try library.run("share", "--revoke", token).status == 1)
     }
 
+    @Test func aShareNamesNoOtherAlbumOfItsAssets() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let bytes = Pictures.uniqueJPEG(5, tag: "in-both")
+        let id = try #require(
+            try library.save([try library.input(bytes: bytes, name: "b.jpg")], album: "Trip").first)
+        #expect(try library.save([try library.input(bytes: bytes, name: "b2.jpg")], album: "Work") == [id])
+        let link = try library.run("share", "Trip").stdout
+        let token = try #require(
+            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
+                .queryItems?.first { $0.name == "token" }?.value)
+        let server = try GalleryProcess(library: library.root)
+
+        let (_, own) = try server.json("/api/assets/\(id)")
+        #expect(((own as? [String: Any])?["albums"] as? [String]).map(Set.init) == ["Trip", "Work"])
+        let auth = ["X-PhotoFiler-Token": token]
+        let (_, shared) = try server.json("/api/assets/\(id)", headers: auth)
+        #expect((shared as? [String: Any])?["albums"] as? [String] == ["Trip"])
+        let (_, listed) = try server.json("/api/assets", headers: auth)
+        let objects = ((listed as? [String: Any])?["assets"] as? [[String: Any]]) ?? []
+        #expect(!objects.isEmpty && objects.allSatisfy { $0["albums"] as? [String] == ["Trip"] })
+    }
+
     @Test func aShareIsRevokedByItsListedID() throws {
         let library = try GalleryAPITests.library(count: 1)
         #expect(try library.run("share", "Work").status == 0)
