@@ -2,6 +2,7 @@
 #define PHOTOFILER_MICROHTTPD_SHIM_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -20,6 +21,19 @@ struct photofiler_mhd_limits {
     unsigned int timeout_seconds;
 };
 
+/// libmicrohttpd decodes `%00` in the path and the query to a NUL, and every C
+/// string it then hands on ends there: `/api/assets/2%00x` would be asset 2. A
+/// value holding `%00` is left as it came, so it names nothing (404 or 400); every
+/// other value is decoded by libmicrohttpd's own unescape. In C: the option's
+/// callback type has no typedef for Swift to write a closure of.
+static size_t photofiler_mhd_unescape(void *context, struct MHD_Connection *connection, char *value)
+{
+    (void)context;
+    (void)connection;
+    if (strstr(value, "%00") != NULL) return strlen(value);
+    return MHD_http_unescape(value);
+}
+
 /// MHD_start_daemon takes its options as C varargs, which Swift cannot call:
 /// this fixed-argument wrapper passes the options photofiler uses and ends the list.
 /// `address` is a `sockaddr_in`, or a `sockaddr_in6` with MHD_USE_IPv6 in `flags`.
@@ -36,6 +50,7 @@ static inline struct MHD_Daemon *photofiler_mhd_start(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
         MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
         MHD_OPTION_NOTIFY_COMPLETED, completed, handler_context,
+        MHD_OPTION_UNESCAPE_CALLBACK, photofiler_mhd_unescape, NULL,
         MHD_OPTION_END);
 }
 

@@ -56,6 +56,21 @@ import Testing
         #expect(!reply.body.starts(with: Array("SQLite format".utf8)))
     }
 
+    /// A NUL ends the C strings libmicrohttpd hands on: decoded, `1%00x` would be asset 1.
+    @Test func anEncodedNULNamesNothing() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let server = try GalleryProcess(library: library.root)
+        let id = try #require(try library.list().compactMap(assetID).first)
+        #expect(try server.request("GET", "/api/assets/\(id)").status == 200)
+        for path in [
+            "/api/assets/\(id)%00x", "/api/assets/\(id)%00/original", "/api/assets?album=Trip%00x",
+            "/albums/Trip%00x", "/static/gallery.js%00.png",
+        ] {
+            #expect([400, 404].contains(try server.request("GET", path).status), "\(path)")
+        }
+        #expect(try server.request("GET", "/api/assets?album=Trip").status == 200)
+    }
+
     @Test func writesNeedTheWriteTokenHeader() throws {
         let library = try GalleryAPITests.library(count: 1)
         let server = try GalleryProcess(library: library.root)
