@@ -158,9 +158,9 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             return readOnly { albumPage(named: parts[1], request: request, scope: scope) }
         case "assets" where parts.count == 2:
             return readOnly { assetPage(parts[1], scope: scope) }
-        case "pick" where parts.count == 1 && picker != nil:
+        case "pick" where parts.count == 1:
             guard case .library = scope else { return .html(Page.notFound, status: 404) }
-            return readOnly { page(.pick, scope: scope) }
+            return readOnly { pickPage(request) }
         default:
             return .html(Page.notFound, status: 404)
         }
@@ -169,13 +169,33 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     func page(_ kind: Page.Kind, scope: AccessScope, attributes: [String: String] = [:]) -> HTTPResponse {
         var attributes = attributes
         if case .album(let album, _) = scope { attributes["shared-album"] = album.name }
-        if kind == .pick, let picker { attributes.merge(picker.pageAttributes) { $1 } }
         let token: String
         switch scope {
         case .library: token = policy.writeToken
         case .album: token = ""
         }
         return .html(Page.render(kind, token: token, attributes: attributes))
+    }
+
+    /// `photofiler pick`'s page shows its options; the gallery's own takes them from
+    /// its query, and its Add answers with the picked assets rather than ending a command.
+    private func pickPage(_ request: HTTPRequest) -> HTTPResponse {
+        let filter: PickFilter
+        if let picker {
+            filter = picker.filter
+        } else {
+            do {
+                filter = try PickFilter(query: request.query)
+            } catch {
+                return .error(400, (error as? BadParameter)?.message ?? "\(error)")
+            }
+            if let album = filter.album, case .missing = resolveAlbum(album, scope: .library) {
+                return .html(Page.notFound, status: 404)
+            }
+        }
+        var attributes = filter.pageAttributes
+        if picker != nil { attributes["pick-ends"] = "true" }
+        return page(.pick, scope: .library, attributes: attributes)
     }
 
     private func albumPage(named name: String, request: HTTPRequest, scope: AccessScope) -> HTTPResponse {

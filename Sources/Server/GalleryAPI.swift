@@ -26,8 +26,10 @@ extension Gallery {
             case ("GET", 1, "timeline"): return try timeline(request, scope: scope)
             case ("GET", 1, "events"): return eventStream(request, scope: scope)
             case ("POST", 1, "pick"), ("POST", 2, "pick"):
-                guard let picker, case .library = scope else { break }
-                return try picker.choose(parts.count == 2 ? parts[1] : nil, request: request, gallery: self)
+                guard case .library = scope else { break }
+                let action = parts.count == 2 ? parts[1] : nil
+                if let picker { return try picker.choose(action, request: request, gallery: self) }
+                return try pick(action, request)
             case (_, 2...3, "assets"):
                 return try asset(parts, method: method, request, scope: scope)
             default: break
@@ -108,6 +110,28 @@ extension Gallery {
         let cache = timelines
         let months = try catalog.read { try cache.timeline(query, in: $0) }
         return .json(months.map { Month(month: $0.month, count: $0.count) })
+    }
+
+    /// The gallery's own picker: Add answers with the picked assets (as `pick --json`
+    /// prints them), Cancel with nothing; no command waits on either.
+    private func pick(_ action: String?, _ request: HTTPRequest) throws -> HTTPResponse {
+        switch action {
+        case "cancel": return .noContent()
+        case nil:
+            let ids = try PickFilter(query: request.query).pickedIDs(request, gallery: self)
+            let layout = catalog.layout
+            return .json(
+                try catalog.read { catalog throws(CatalogError) -> [AssetJSON] in
+                    var picked: [AssetJSON] = []
+                    for id in ids {
+                        guard let asset = try catalog.asset(id: id) else { continue }
+                        picked.append(
+                            try Self.json(of: asset, catalog: catalog, layout: layout, scope: .library))
+                    }
+                    return picked
+                })
+        default: return .error(404, "The picker has no action '\(action ?? "")'.")
+        }
     }
 
     /// A reconnecting browser sends `Last-Event-ID` (the `id:` of the last event it saw).

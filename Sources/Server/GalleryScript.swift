@@ -33,6 +33,7 @@ enum GalleryScript {
           async function change(method, url) {
             const response = await fetch(url, { method, credentials: 'same-origin', headers: { 'X-PhotoFiler-Token': token } });
             if (!response.ok) throw new Error(url + ' answered ' + response.status);
+            return response;
           }
           const thumbnail = (id, size) => '/api/assets/' + id + '/thumbnail?size=' + (size || 256);
           const albumHref = (name) => '/albums/' + encodeURIComponent(name);
@@ -402,11 +403,29 @@ enum GalleryScript {
                 tools.replaceChildren();
               } catch (error) { say(String(error)); }
             }
+            // The gallery's own picker (no `pick` command waiting): Add shows what was picked, Cancel goes home.
+            async function showPicked() {
+              const filter = new URLSearchParams();
+              for (const name of ['media', 'limit', 'album']) if (options[name]) filter.set(name, options[name]);
+              filter.set('ids', [...selected].join(','));
+              try {
+                const picked = await (await change('POST', '/api/pick?' + filter)).json();
+                main.replaceChildren(
+                  el('p', { class: 'hint' }, 'Picked ' + picked.length + ':'),
+                  el('ul', { class: 'picked' }, ...picked.map((asset) => el('li', { 'data-picked': asset.id }, asset.path))));
+                tools.replaceChildren();
+              } catch (error) { say(String(error)); }
+            }
             if (pick) {
               add = el('button', { type: 'button', 'data-action': 'add', disabled: true }, 'Add');
               const cancel = el('button', { type: 'button', 'data-action': 'cancel' }, 'Cancel');
-              add.addEventListener('click', () => finish('/api/pick?ids=' + [...selected].join(','), 'Added. You can close this tab.'));
-              cancel.addEventListener('click', () => finish('/api/pick/cancel', 'Cancelled. You can close this tab.'));
+              if (options.ends) {
+                add.addEventListener('click', () => finish('/api/pick?ids=' + [...selected].join(','), 'Added. You can close this tab.'));
+                cancel.addEventListener('click', () => finish('/api/pick/cancel', 'Cancelled. You can close this tab.'));
+              } else {
+                add.addEventListener('click', showPicked);
+                cancel.addEventListener('click', () => { location.href = '/'; });
+              }
               tools.append(add, cancel);
               escape = () => cancel.click();
             } else {
@@ -474,7 +493,7 @@ enum GalleryScript {
           const shown = kind === 'albums' ? showAlbums().then(() => onChange(() => { clearTimeout(showAlbums.later); showAlbums.later = setTimeout(showAlbums, 300); }))
             : kind === 'album' ? (setTitle(body.dataset.album), albumView({ album: body.dataset.album }))
             : kind === 'pick' ? (setTitle('Pick' + (body.dataset.limit ? ' up to ' + body.dataset.limit : '')),
-                                 albumView({ album: body.dataset.album, media: body.dataset.media, limit: body.dataset.limit, pick: true }))
+                                 albumView({ album: body.dataset.album, media: body.dataset.media, limit: body.dataset.limit, pick: true, ends: body.dataset.pickEnds === 'true' }))
             : kind === 'asset' ? showAsset(body.dataset.asset) : Promise.resolve();
           shown.then(() => body.setAttribute('data-ready', 'true'), (error) => say(String(error)));
         })();

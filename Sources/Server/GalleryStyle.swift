@@ -51,6 +51,7 @@ enum GalleryStyle {
         .facts dd { margin: 0; overflow-wrap: anywhere; }
         .actions { display: flex; gap: 8px; }
         .hint, #status { opacity: .75; }
+        .picked { margin: 0 16px; } .picked li { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
         #status { margin: 0 16px 16px; min-height: 1.4em; }
         """#
 }

@@ -1,9 +1,7 @@
 import PhotoFilerCatalog
-import PhotoFilerFiling
-import PhotoFilerMediaTypes
 
-/// `photofiler pick`: the filter and selection limit its page shows, and the one
-/// choice it waits for (Add or Cancel), reported once the answer has been sent.
+/// `photofiler pick`: the filter its page shows, and the one choice it waits for
+/// (Add or Cancel), reported once the answer has been sent.
 ///
 /// `@unchecked Sendable`: `decided` is guarded by `lock`; the rest is immutable.
 public final class PickSession: @unchecked Sendable {
@@ -12,28 +10,14 @@ public final class PickSession: @unchecked Sendable {
         case cancelled
     }
 
-    /// `image`, `video` or `live`.
-    public let media: String?
-    public let limit: Int?
-    public let album: String?
+    public let filter: PickFilter
     private let onDone: @Sendable (Outcome) -> Void
     private let lock = ThreadLock()
     private var decided = false
 
-    public init(media: String?, limit: Int?, album: String?, onDone: @escaping @Sendable (Outcome) -> Void) {
-        self.media = media
-        self.limit = limit
-        self.album = album
+    public init(filter: PickFilter, onDone: @escaping @Sendable (Outcome) -> Void) {
+        self.filter = filter
         self.onDone = onDone
-    }
-
-    /// What the picker page reads from its `<body data-…>`.
-    var pageAttributes: [String: String] {
-        var attributes: [String: String] = [:]
-        if let media { attributes["media"] = media }
-        if let limit { attributes["limit"] = String(limit) }
-        if let album { attributes["album"] = album }
-        return attributes
     }
 
     /// `POST /api/pick?ids=1,2` (Add) or `POST /api/pick/cancel`.
@@ -41,7 +25,7 @@ public final class PickSession: @unchecked Sendable {
         let outcome: Outcome
         switch action {
         case "cancel": outcome = .cancelled
-        case nil: outcome = .picked(try pickedIDs(request, gallery: gallery))
+        case nil: outcome = .picked(try filter.pickedIDs(request, gallery: gallery))
         default: return .error(404, "The picker has no action '\(action ?? "")'.")
         }
         let first = lock.withLock {
@@ -53,39 +37,5 @@ public final class PickSession: @unchecked Sendable {
         let onDone = self.onDone
         response.afterSent = { onDone(outcome) }
         return response
-    }
-
-    private func pickedIDs(_ request: HTTPRequest, gallery: Gallery) throws -> [AssetID] {
-        let text = request.query["ids"] ?? ""
-        var ids: [AssetID] = []
-        for part in text.split(separator: ",") {
-            guard let id = AssetID(part), id > 0 else {
-                throw BadParameter(message: "ids is a comma-separated list of asset ids, not '\(text)'.")
-            }
-            if !ids.contains(id) { ids.append(id) }
-        }
-        guard !ids.isEmpty else { throw BadParameter(message: "Pick at least one asset (ids=ID,…).") }
-        if let limit, ids.count > limit {
-            throw BadParameter(message: "At most \(limit) asset(s) may be picked, not \(ids.count).")
-        }
-        for id in ids {
-            guard let asset = try gallery.visibleAsset(id, scope: .library), !asset.isDeleted,
-                try matches(asset, gallery: gallery)
-            else {
-                throw BadParameter(message: "Asset \(id) is not one this picker offers.")
-            }
-        }
-        return ids
-    }
-
-    private func matches(_ asset: AssetRecord, gallery: Gallery) throws -> Bool {
-        switch media {
-        case "image": if asset.info.mediaType != .image { return false }
-        case "video": if asset.info.mediaType != .video { return false }
-        case "live": if !asset.info.subtypes.contains("live") { return false }
-        default: break
-        }
-        guard let album, SmartAlbum(rawValue: album) == nil else { return true }
-        return try gallery.catalog.read { try $0.albumNames(ofAsset: asset.id) }.contains(album)
     }
 }

@@ -225,6 +225,21 @@ def main():
         check(pick.returncode == 0, f"pick exited 0 ({err.strip()})")
         check(out.splitlines() == [info["path"]], f"pick printed the clicked asset's roll path {info['path']}")
 
+        # The gallery's own picker (no command waiting): its query is the filter, Add shows what was picked.
+        driver.get(base + "/pick?album=Examples&limit=2")
+        ready(driver)
+        WebDriverWait(driver, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-asset-id]")) == len(expected) + 1)
+        tiles = driver.find_elements(By.CSS_SELECTOR, "[data-asset-id]")
+        chosen = [t.get_attribute("data-asset-id") for t in tiles[:2]]
+        for tile in tiles[:3]:
+            tile.click()  # the third is refused: the limit is 2
+        check("At most 2" in driver.find_element(By.ID, "status").text, "the gallery's picker holds its limit")
+        driver.find_element(By.CSS_SELECTOR, '[data-action="add"]').click()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-picked]"))
+        shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "[data-picked]")]
+        paths = [json.loads(photofiler(library, "info", i, "--json"))["path"] for i in chosen]
+        check(shown == paths, f"the gallery's picker shows the picked roll paths {paths}")
+
         if "--update-docs" in sys.argv:
             docs = os.path.join(ROOT, "docs")
             os.makedirs(docs, exist_ok=True)

@@ -39,7 +39,8 @@ struct PickCommand: Command {
             }
             let catalog = CatalogAccess(catalog: library.catalog, layout: library.layout)
             let json = context.json
-            let session = PickSession(media: media?.rawValue, limit: limit, album: album?.value) { outcome in
+            let filter = PickFilter(media: media?.rawValue, limit: limit, album: album?.value)
+            let session = PickSession(filter: filter) { outcome in
                 DispatchQueue.main.async { Self.finish(outcome, catalog: catalog, json: json) }
             }
             let token = try AccessToken.generate()
