@@ -89,6 +89,10 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     /// SPEC's checks in order: Host (403), body (413), token (401), write rights (403), then the route.
     private func admit(_ request: HTTPRequest) -> HTTPResponse {
         let policy = self.policy
+        // Two Hosts could pass the check with one and reach a proxy with the other (RFC 9112: 400).
+        guard !request.repeatedHeaders.contains("host") else {
+            return .error(400, "A request names its Host once.")
+        }
         guard policy.acceptsHost(request.header("host")) else {
             return .error(403, "This gallery answers only to its own address; open it as \(baseURL)/.")
         }

@@ -8,18 +8,21 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// Query arguments by name (the first of repeated ones); an argument without `=` is "".
     public var query: [String: String]
-    /// Header fields by lowercased name.
+    /// Header fields by lowercased name (the first of repeated ones).
     public var headers: [String: String]
+    /// The lowercased names of header fields given more than once.
+    public var repeatedHeaders: Set<String>
     public var cookies: [String: String]
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        cookies: [String: String] = [:]
+        repeatedHeaders: Set<String> = [], cookies: [String: String] = [:]
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.repeatedHeaders = repeatedHeaders
         self.cookies = cookies
     }
 

@@ -84,10 +84,11 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         _ connection: OpaquePointer, url: String, method: String,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) -> MHD_Result {
+        let headers = Self.collect(connection, .HEADER_KIND, lowercased: true)
         let request = HTTPRequest(
-            method: method, path: url, query: Self.values(connection, .GET_ARGUMENT_KIND),
-            headers: Self.values(connection, .HEADER_KIND, lowercased: true),
-            cookies: Self.values(connection, .COOKIE_KIND))
+            method: method, path: url, query: Self.collect(connection, .GET_ARGUMENT_KIND).values,
+            headers: headers.values, repeatedHeaders: headers.repeated,
+            cookies: Self.collect(connection, .COOKIE_KIND).values)
         let response = handler.respond(to: request)
         if let afterSent = response.afterSent, let requestContext {
             // Replaces the `headersSeen` mark.
@@ -125,20 +126,21 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         return MHD_queue_response(connection, response.status, made)
     }
 
-    /// Every value of one kind, by key (the first of repeated keys).
-    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false)
-        -> [String: String]
+    /// Every value of one kind, by key (the first of repeated keys), and the keys repeated.
+    private static func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false)
+        -> ValueBox
     {
         let collected = ValueBox(lowercased: lowercased)
         let context = Unmanaged.passUnretained(collected).toOpaque()
         _ = MHD_get_connection_values(connection, kind, microHTTPDCollect, context)
-        return collected.values
+        return collected
     }
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values` on the calling thread.
 private final class ValueBox {
     var values: [String: String] = [:]
+    var repeated: Set<String> = []
     let lowercased: Bool
     init(lowercased: Bool) { self.lowercased = lowercased }
 }
@@ -319,7 +321,11 @@ private let microHTTPDCollect: MHD_KeyValueIterator = { context, _, key, value i
     let box = Unmanaged<ValueBox>.fromOpaque(context).takeUnretainedValue()
     var name = String(cString: key)
     if box.lowercased { name = name.lowercased() }
-    if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
+    if box.values[name] == nil {
+        box.values[name] = value.map { String(cString: $0) } ?? ""
+    } else {
+        box.repeated.insert(name)
+    }
     return MHD_Result.YES
 }
 

@@ -38,6 +38,12 @@ import Testing
             port: port, method: "GET", path: "/", headers: [:], body: [],
             rawHead: "GET /api/albums HTTP/1.0\r\n\r\n")
         #expect(bare.status == 403 || bare.status == 400)
+        // Two Hosts, the listener's first.
+        let twice = try HTTPReply.exchange(
+            port: port, method: "GET", path: "/", headers: [:], body: [],
+            rawHead: "GET /api/albums HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: evil.example\r\n"
+                + "Connection: close\r\n\r\n")
+        #expect(twice.status == 400)
     }
 
     @Test(arguments: [
