@@ -30,6 +30,8 @@ extension Gallery {
                 let action = parts.count == 2 ? parts[1] : nil
                 if let picker { return try picker.choose(action, request: request, gallery: self) }
                 return try pick(action, request)
+            case (_, 1, "albums"), (_, 1, "assets"), (_, 1, "timeline"), (_, 1, "events"):
+                return .error(405, "\(request.path) is read-only.")
             case (_, 2...3, "assets"):
                 return try asset(parts, method: method, request, scope: scope)
             default: break
