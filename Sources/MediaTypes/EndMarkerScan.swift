@@ -10,7 +10,11 @@ import PhotoFilerSystem
 /// A JPEG ends at the first EOI after its first SOS: segment lengths are followed
 /// from the start (so an EXIF thumbnail's own EOI, inside APP1, is skipped), and in
 /// entropy-coded data 0xFF is always stuffed or a restart marker, so an EOI there
-/// is the end. A PNG ends at its IEND chunk, found by walking chunk lengths; a GIF
+/// is the end. A damaged byte in the data is no cut: a 0xFF followed by a code no
+/// segment has is corrupt data, passed over as decoders do, and a file whose walk
+/// lost its way in a damaged scan is whole all the same when its last two bytes
+/// are an EOI (a file cut before its first scan never is: the walk has not
+/// reached one, so a thumbnail's EOI cannot pass for the end). A PNG ends at its IEND chunk, found by walking chunk lengths; a GIF
 /// at its trailer byte (0x3B), found by walking its blocks and sub-blocks.
 ///
 /// A pure state machine over the bytes in order: `consume` takes each chunk the
@@ -54,6 +58,8 @@ package struct EndMarkerScan {
     private let format: Format
     private var state: State
     private var sawScan = false
+    /// The last two bytes consumed (JPEG), newest in the low byte.
+    private var tail: UInt16 = 0
     private var header: [UInt8] = []
     /// The format's name, for the message when the end is missing.
     package let formatName: String
@@ -84,7 +90,7 @@ package struct EndMarkerScan {
     /// True once the end was seen.
     package var foundEnd: Bool {
         if case .done = state { return true }
-        return false
+        return format == .jpeg && sawScan && tail == 0xFFD9
     }
 
     /// Refuses a file whose end never came: it was cut.
@@ -96,6 +102,9 @@ package struct EndMarkerScan {
     package mutating func consume(_ chunk: UnsafeRawBufferPointer) {
         var index = 0
         let count = chunk.count
+        if format == .jpeg {
+            for byte in chunk.suffix(2) { tail = tail << 8 | UInt16(byte) }
+        }
         while index < count {
             switch state {
             case .done, .broken:
@@ -163,10 +172,12 @@ package struct EndMarkerScan {
             state = remaining > 0 ? .skip(remaining: remaining, next: next) : Self.state(after: next)
         case .entropyFF:
             switch byte {
-            case 0x00, 0xD0...0xD7: state = .entropy  // stuffed byte, restart marker
             case 0xFF: break
             case 0xD9: state = .done
-            default: state = .length(code: byte, high: nil)  // DHT, SOS … between scans
+            // DHT, SOS, DQT, APPn … between scans: a segment with a length.
+            case 0xC0...0xCF, 0xDA...0xDF, 0xE0...0xEF, 0xFE: state = .length(code: byte, high: nil)
+            // Stuffed byte, restart marker, or a damaged byte: still data.
+            default: state = .entropy
             }
         case .chunkHeader:
             header.append(byte)

@@ -36,6 +36,40 @@ import Testing
         }
     }
 
+    /// The JPEG's bytes with the last stuffed 0xFF 0x00 of its scan turned into 0xFF
+    /// `code`, and the two bytes after it into 0x7F 0xFF: read as a segment's length,
+    /// they would send a walk 32 KB on, past the EOI.
+    static func damaged(_ code: UInt8, trailer: [UInt8] = []) throws -> [UInt8] {
+        var bytes = try readFile(Fixtures.corpus("Landscape_1.jpg"))
+        let stuffed = try #require(
+            (0..<(bytes.count - 4)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0x00 })
+        #expect(bytes.count - stuffed < 32_000, "the EOI lies within the bogus length")
+        bytes.replaceSubrange(stuffed..<(stuffed + 4), with: [0xFF, code, 0x7F, 0xFF])
+        return bytes + trailer
+    }
+
+    static func verify(_ bytes: [UInt8]) throws {
+        var scans = EndMarkerScans.anyType
+        for start in stride(from: 0, to: bytes.count, by: 4096) {
+            bytes[start..<min(start + 4096, bytes.count)].withUnsafeBytes { scans.consume($0) }
+        }
+        try scans.verify(mimeType: "image/jpeg", path: "damaged.jpg")
+    }
+
+    /// One bad byte in the picture's data is damage, not a cut: the file is whole, and
+    /// filed (SPEC: "save it again" only of a file that really is cut).
+    @Test(arguments: [UInt8(0x12), 0xD8, 0x01, 0xF3])
+    func aDamagedByteInTheDataIsNoCut(code: UInt8) throws {
+        try Self.verify(try Self.damaged(code))
+        try Self.verify(try Self.damaged(code, trailer: Array(repeating: 0x55, count: 300)))
+    }
+
+    /// A damaged byte that reads as a segment's marker sends the walk astray; the EOI
+    /// at the file's end still says it is whole.
+    @Test func aDamagedByteThatLooksLikeASegmentStillEndsAtTheEOI() throws {
+        try Self.verify(try Self.damaged(0xC4))
+    }
+
     /// Another format's scan never vouches for a file: a JPEG is not a whole PNG.
     @Test func onlyTheTypesOwnScanCounts() throws {
         let scans = try Self.scanned("Landscape_1.jpg", with: .anyType)
