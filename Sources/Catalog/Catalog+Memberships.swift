@@ -4,12 +4,21 @@ extension Catalog {
     // MARK: Memberships
 
     private static let membershipColumns =
-        "asset_id, album_id, entry_name, added_at, removed_at, video_entry_name"
+        "asset_id, album_id, entry_name, added_at, removed_at, video_entry_name, symbolic"
 
     private func decodeMembership(_ row: Statement) -> MembershipRecord {
         MembershipRecord(
             assetID: row.int64(0), albumID: row.int64(1), entryName: row.path(2), addedAt: row.double(3),
-            removedAt: row.optionalDouble(4), videoEntryName: row.optionalPath(5))
+            removedAt: row.optionalDouble(4), videoEntryName: row.optionalPath(5), symbolic: row.int64(6) != 0
+        )
+    }
+
+    /// Notes whether the asset's entry in the album is a symbolic link, as its
+    /// deletion finds it, for `restore`.
+    public func setSymbolic(_ symbolic: Bool, asset: AssetID, album: AlbumID) throws(CatalogError) {
+        try update(
+            "UPDATE memberships SET symbolic = ? WHERE asset_id = ? AND album_id = ?",
+            [.integer(symbolic ? 1 : 0), .integer(asset), .integer(album)])
     }
 
     public func membership(asset: AssetID, album: AlbumID) throws(CatalogError) -> MembershipRecord? {

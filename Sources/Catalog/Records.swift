@@ -86,10 +86,13 @@ public struct MembershipRecord: Sendable, Equatable {
     public var removedAt: Double?
     /// A Live Photo's second entry in the album: the link to its paired video.
     public var videoEntryName: BytePath?
+    /// The entry was a symbolic link when its asset went to Recently Deleted
+    /// (`restore` makes it again as one); false until then.
+    public var symbolic: Bool
 
     public init(
         assetID: AssetID, albumID: AlbumID, entryName: BytePath, addedAt: Double, removedAt: Double? = nil,
-        videoEntryName: BytePath? = nil
+        videoEntryName: BytePath? = nil, symbolic: Bool = false
     ) {
         self.assetID = assetID
         self.albumID = albumID
@@ -97,6 +100,7 @@ public struct MembershipRecord: Sendable, Equatable {
         self.addedAt = addedAt
         self.removedAt = removedAt
         self.videoEntryName = videoEntryName
+        self.symbolic = symbolic
     }
 
     public var isActive: Bool { removedAt == nil }

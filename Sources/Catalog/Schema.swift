@@ -20,6 +20,7 @@ package enum Schema {
         Migration(version: 5, script: folderStamps),
         Migration(version: 6, script: changeLogCheck),
         Migration(version: 7, script: deletedRollPaths),
+        Migration(version: 8, script: symbolicEntries),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

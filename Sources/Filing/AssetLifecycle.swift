@@ -41,9 +41,11 @@ public struct AssetLifecycle {
         let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
             try linkIntoRecentlyDeleted(path)
         }
+        let kinds = try entryKinds(of: asset)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
                 try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
+                for (album, symbolic) in kinds { try catalog.setSymbolic(symbolic, asset: id, album: album) }
                 if let videoPath = asset.liveVideo?.rollPath {
                     try catalog.setLiveVideoLocation(of: id, rollPath: videoPath, trashPath: videoTrash)
                 }
@@ -126,9 +128,13 @@ public struct AssetLifecycle {
         // A Live Photo's video goes to Recently Deleted with it.
         let videoPath = asset.liveVideo?.rollPath
         let videoTrash = videoPath.flatMap { try? linkIntoRecentlyDeleted($0) }
+        let kinds = try entryKinds(of: asset)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
                 try catalog.markDeleted(asset.id, at: filer.now(), trashPath: trashPath)
+                for (album, symbolic) in kinds {
+                    try catalog.setSymbolic(symbolic, asset: asset.id, album: album)
+                }
                 if let videoPath {
                     try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: videoTrash)
                 }
@@ -152,6 +158,28 @@ public struct AssetLifecycle {
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.endMembership(asset: membership.assetID, album: membership.albumID, at: filer.now())
         }
+    }
+
+    /// Whether each of the asset's album entries is a symbolic link, by album, for
+    /// `restore` to make it again as it was. An entry already gone tells nothing
+    /// and is taken as hard, the default.
+    private func entryKinds(of asset: AssetRecord) throws(FilingError) -> [(AlbumID, Bool)] {
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.memberships(ofAsset: asset.id)
+        }
+        var kinds: [(AlbumID, Bool)] = []
+        for membership in memberships where membership.isActive {
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            let entry = layout.albumFolder(album).appending(membership.entryName)
+            let status = try filer.systemCall(entry) { () throws(SystemError) in try Sys.statusIfExists(entry)
+            }
+            kinds.append((album.id, status?.isSymbolicLink ?? false))
+        }
+        return kinds
     }
 
     private func removeAlbumEntries(of asset: AssetRecord) throws(FilingError) {

@@ -34,13 +34,15 @@ extension Filer {
         return folder.appending(placed)
     }
 
-    /// Links the asset's roll file, and a Live Photo's paired video, into the album;
-    /// each entry is noted in `item` as soon as it exists, so an undo finds it.
+    /// Links the asset's roll file, and a Live Photo's paired video, into the album
+    /// (as the request asks, or as `kind`); each entry is noted in `item` as soon as
+    /// it exists, so an undo finds it.
     func linkResources(
-        of asset: AssetRecord, into album: AlbumRecord, item: inout PipelineItem, folders: inout FolderSyncer
+        of asset: AssetRecord, into album: AlbumRecord, kind: LinkKind? = nil, item: inout PipelineItem,
+        folders: inout FolderSyncer
     ) throws(FilingError) {
         folders.touch(layout.albumFolder(album))
-        let kind = item.request.link
+        let kind = kind ?? item.request.link
         let still = try systemCall(item.source) { () throws(SystemError) in
             try albums.link(rollPath: asset.rollPath, into: album, kind: kind)
         }

@@ -273,17 +273,21 @@ extension Filer {
             let current = try catalogCall { () throws(CatalogError) in
                 try catalog.memberships(ofAsset: asset.id)
             }
-            var albums: [AlbumRecord] = []
+            var albums: [(AlbumRecord, LinkKind)] = []
             for membership in current where membership.isActive {
                 if let album = try catalogCall({ () throws(CatalogError) in
                     try catalog.album(id: membership.albumID)
                 }) {
-                    albums.append(album)
+                    // Each entry as it was when the asset was deleted.
+                    albums.append((album, membership.symbolic ? .symbolic : .hard))
                 }
             }
-            if let album = item.album, !albums.contains(album) { albums.append(album) }
-            for album in albums where memberships.claim(hash: asset.hash, album: album.id) {
-                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
+            if let album = item.album, !albums.contains(where: { $0.0 == album }) {
+                albums.append((album, item.request.link))
+            }
+            for (album, kind) in albums where memberships.claim(hash: asset.hash, album: album.id) {
+                try linkResources(
+                    of: asset, into: album, kind: kind, item: &items[position], folders: &folders)
             }
         case .join(let asset):
             items[position].asset = asset

@@ -64,6 +64,26 @@ struct LifecycleCommandTests {
         #expect(try library.run("check").status == 0)
     }
 
+    /// A restore makes each album entry again as it was: a symbolic link stays one.
+    @Test func restoreKeepsEachEntrysKindOfLink() throws {
+        let library = try TestLibrary()
+        let gif = try library.input(corpus: "throbber.gif")
+        let id = try #require(try library.save([gif], album: "Soft", extra: ["--link", "symbolic"]).first)
+        try library.save([gif], album: "Hard")
+        let soft = library.album("Soft").appending("throbber.gif")
+        let hard = library.album("Hard").appending("throbber.gif")
+        #expect(try Sys.status(soft).isSymbolicLink && !Sys.status(hard).isSymbolicLink)
+
+        #expect(try library.run("rm", String(id)).status == 0)
+        let restored = try library.run("restore", String(id))
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(try Sys.status(soft).isSymbolicLink, "the symbolic entry is symbolic again")
+        #expect(try Sys.readLink(soft).isAbsolute == false)
+        #expect(try Sys.status(soft, followLinks: true).size == Sys.status(hard).size)
+        #expect(try !Sys.status(hard).isSymbolicLink, "the hard entry is a hard link again")
+        #expect(try Sys.status(hard).linkCount == 2, "the roll file and its album entry")
+    }
+
     @Test func rmFromOneAlbumLeavesTheRollAndOtherAlbums() throws {
         let (library, gif, _) = try library()
         let result = try library.run("rm", String(gif), "--album", "QQ")
