@@ -55,6 +55,10 @@ public struct AssetRecord: Sendable, Equatable {
     }
 
     public var isDeleted: Bool { deletedAt != nil }
+
+    /// Where its bytes are now (relative): in Recently Deleted while it waits there,
+    /// else its roll path.
+    public var currentPath: BytePath { trashPath ?? rollPath }
 }
 
 /// A user album: a folder under `Albums/` whose entries link to roll files.

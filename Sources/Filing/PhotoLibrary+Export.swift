@@ -29,7 +29,7 @@ extension PhotoLibrary {
         let file: BytePath
         let offset: Int64
         if let embedded = video.embeddedOffset {
-            file = layout.absolute(asset.trashPath ?? asset.rollPath)
+            file = layout.absolute(asset.currentPath)
             offset = embedded
         } else if let path = video.trashPath ?? video.rollPath {
             file = layout.absolute(path)

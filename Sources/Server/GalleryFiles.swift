@@ -19,7 +19,7 @@ extension Gallery {
 
     /// The roll file (or its copy in Recently Deleted) with its MIME type; one `Range` honoured.
     func original(of asset: AssetRecord, request: HTTPRequest) -> HTTPResponse {
-        let path = catalog.layout.absolute(asset.trashPath ?? asset.rollPath)
+        let path = catalog.layout.absolute(asset.currentPath)
         guard let (fd, size) = Self.open(path) else {
             return .error(404, "The file of asset \(asset.id) is not in the library any more.")
         }
@@ -35,7 +35,7 @@ extension Gallery {
         }
         let layout = catalog.layout
         if let offset = video.embeddedOffset {
-            guard let (fd, size) = Self.open(layout.absolute(asset.trashPath ?? asset.rollPath)),
+            guard let (fd, size) = Self.open(layout.absolute(asset.currentPath)),
                 offset >= 0, video.size > 0, offset + video.size <= size
             else {
                 return .error(404, "The file of asset \(asset.id) is not in the library any more.")

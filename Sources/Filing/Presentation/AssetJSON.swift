@@ -32,7 +32,7 @@ public struct AssetJSON: Encodable, Sendable {
     public var liveVideo: LiveVideoJSON?
 
     public init(_ asset: AssetRecord, albums: [String], layout: LibraryLayout) {
-        let absolute = asset.trashPath.map { layout.absolute($0) } ?? layout.absolute(asset.rollPath)
+        let absolute = layout.absolute(asset.currentPath)
         id = asset.id
         path = absolute.display
         pathBase64 = absolute.isValidUTF8 ? nil : Data(absolute.bytes).base64EncodedString()

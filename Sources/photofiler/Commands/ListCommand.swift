@@ -52,7 +52,7 @@ struct ListCommand: Command {
                     let created = DateText.iso8601(asset.created)
                     let size = "\(asset.info.displayWidth)x\(asset.info.displayHeight)"
                     Output.line(
-                        "\(asset.id)\t\(created)\t\(asset.info.mediaType.rawValue)\t\(size)\t\(library.layout.absolute(asset.rollPath).display)"
+                        "\(asset.id)\t\(created)\t\(asset.info.mediaType.rawValue)\t\(size)\t\(library.layout.absolute(asset.currentPath).display)"
                     )
                 }
             }

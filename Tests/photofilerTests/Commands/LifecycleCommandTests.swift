@@ -42,6 +42,8 @@ struct LifecycleCommandTests {
             trashPath.hasPrefix(library.root.appending(trash).display + "/"),
             "its path is in Recently Deleted")
         #expect(try sha256(of: BytePath(trashPath)) == hash)
+        let text = try library.run("list", "--album", trash).stdout
+        #expect(text.hasSuffix("\t\(trashPath)\n"), "the text listing shows the same path: \(text)")
         let albums = try library.albums()
         #expect(albums[trash]?["count"] as? Int == 1)
         #expect(albums["QQ"]?["count"] as? Int == 1)
