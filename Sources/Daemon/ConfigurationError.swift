@@ -61,7 +61,9 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
             return "\(at.capitalized) starts an unknown group [\(group)]; "
                 + "the groups are [library] and [inbox NAME]."
         case .unknownKey(let at, let group, let key):
-            let known = group == "library" ? "path, link, settle and rescan" : "path, keep and link"
+            let known =
+                group == "library"
+                ? "path, link, settle, rescan and desktop-thumbnails" : "path, keep and link"
             return "\(at.capitalized) has an unknown key '\(key)' in [\(group)]; the keys there are \(known)."
         case .badValue(let at, let key, let value, let expected):
             return "\(at.capitalized) sets \(key) to '\(value)'; write \(expected)."

@@ -69,6 +69,8 @@ extension Daemon {
             case .makeFolder(let root):
                 do {
                     try Sys.makeDirectories(root)
+                } catch  where error.errno == .notDirectory || error.errno == .exists {
+                    // A file is in the way: the watch that follows fails and says so.
                 } catch {
                     log.error(
                         "The inbox folder '\(root.display)' cannot be created (\(error.errno.message)); create it or fix its permissions."

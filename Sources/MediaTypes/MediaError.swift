@@ -41,13 +41,13 @@ extension MediaError: CustomStringConvertible {
                 "'\(path.display)' is empty (0 bytes); it is left where it is and filed once an app writes it."
         case .notMedia(let path, let detected):
             return
-                "'\(path.display)' is not a photo or video (its content is \(detected)); it is left where it is: move it out of the inbox."
+                "'\(path.display)' is not a photo or video (its content is \(detected)); it is left where it is, as photofiler files only photos and videos."
         case .truncated(let path, let format):
             return
                 "'\(path.display)' is an incomplete \(format) file (its end is missing); it is left where it is: save it again from the app."
         case .damaged(let path, let format, _):
             return
-                "'\(path.display)' is a damaged \(format) file: its contents are broken, so no viewer can show it; it is left where it is (run with --verbose for the details)."
+                "'\(path.display)' is a damaged \(format) file: its contents are broken, so no viewer can show it; it is left where it is: get it again from where it came (--verbose shows the details)."
         case .unreadable(let path, let reason):
             return "'\(path.display)' cannot be read (\(reason)); give photofiler read access to it."
         case .libraryUnavailable(let name, let reason):

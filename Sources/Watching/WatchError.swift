@@ -28,7 +28,17 @@ public enum WatchError: Error, Hashable, Sendable, CustomStringConvertible {
                 + " it across reboots with a file /etc/sysctl.d/90-photofiler.conf containing"
                 + " 'fs.inotify.max_user_watches=524288'; folders watched so far stay watched."
         case .cannotWatch(let error):
-            return "Cannot watch a folder: \(error)."
+            let folder = error.path.map { "'\($0.display)'" } ?? "a folder"
+            switch error.errno {
+            case .notDirectory:
+                return
+                    "Cannot watch \(folder): it is not a folder (it or a folder above it is a file); point the inbox at a folder."
+            case .permissionDenied:
+                return
+                    "Cannot watch \(folder): permission denied; give this user read and search access to it."
+            default:
+                return "Cannot watch a folder: \(error); it is looked at again at the next rescan."
+            }
         case .setupFailed(let error):
             return "Cannot set up inotify: \(error)."
         case .descriptorNotFound(let found):

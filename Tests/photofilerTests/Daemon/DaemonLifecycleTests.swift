@@ -24,6 +24,22 @@ import Testing
         #expect(first.terminate() == 0)
     }
 
+    /// An inbox that names a file is one clear error with its fix; the other inboxes are filed.
+    @Test func anInboxThatIsAFileSaysSoAndTheOthersAreWatched() throws {
+        let scene = try DaemonScene()
+        try Sys.makeDirectories(scene.inbox().parent)
+        try writeFile(scene.inbox("Odd"), Array("not a folder".utf8))
+        let daemon = try scene.start(["--settle", "50"], inboxes: ["QQ", "Odd"])
+        let expected = "Cannot watch '\(scene.inbox("Odd").display)': it is not a folder"
+        #expect(
+            daemon.log.contains(expected) && daemon.log.contains("point the inbox at a folder"),
+            "\(daemon.log)")
+        #expect(!daemon.log.contains("cannot be created"), "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "beside-a-file"), as: "a.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// The descriptor table is grown at start, while the daemon has one thread
     /// (a multi-threaded process waits for RCU at each growth): by READY it holds
     /// two groups' files and the rest (`Daemon.descriptorsWhenBusy`, 640 with the
