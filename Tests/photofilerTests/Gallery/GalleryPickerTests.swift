@@ -54,10 +54,7 @@ import Testing
 
     @Test func aShareHasNoPicker() throws {
         let library = try GalleryAPITests.library(count: 1)
-        let link = try library.run("share", "Trip").stdout
-        let token = try #require(
-            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
-                .queryItems?.first { $0.name == "token" }?.value)
+        let token = try shareToken(library, album: "Trip")
         let server = try GalleryProcess(library: library.root)
         let auth = ["X-PhotoFiler-Token": token]
         #expect(try server.request("GET", "/pick", headers: auth).status == 404)

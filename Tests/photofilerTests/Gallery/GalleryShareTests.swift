@@ -5,6 +5,17 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
+/// The token of a new `share ALBUM` link.
+func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+    -> String
+{
+    let link = try library.run("share", album).stdout
+    return try #require(
+        URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
+            .queryItems?.first { $0.name == "token" }?.value, sourceLocation: sourceLocation)
+}
+
 /// `photofiler share`: a token that sees one album only, read-only, until revoked.
 @Suite struct GalleryShareTests {
     @Test func aShareSeesItsAlbumOnly() throws {
@@ -74,10 +85,7 @@ import Testing
         let id = try #require(
             try library.save([try library.input(bytes: bytes, name: "b.jpg")], album: "Trip").first)
         #expect(try library.save([try library.input(bytes: bytes, name: "b2.jpg")], album: "Work") == [id])
-        let link = try library.run("share", "Trip").stdout
-        let token = try #require(
-            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
-                .queryItems?.first { $0.name == "token" }?.value)
+        let token = try shareToken(library, album: "Trip")
         let server = try GalleryProcess(library: library.root)
 
         let (_, own) = try server.json("/api/assets/\(id)")
@@ -141,10 +149,7 @@ import Testing
 
     @Test func aShareHearsOfItsOwnAlbumOnly() throws {
         let library = try GalleryAPITests.library(count: 1)
-        let link = try library.run("share", "Trip").stdout
-        let token = try #require(
-            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
-                .queryItems?.first { $0.name == "token" }?.value)
+        let token = try shareToken(library, album: "Trip")
         let server = try GalleryProcess(library: library.root)
         let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
         let other = try library.save(
@@ -160,10 +165,7 @@ import Testing
 
     @Test func aRevokedShareStreamEndsAtOnce() throws {
         let library = try GalleryAPITests.library(count: 1)
-        let link = try library.run("share", "Trip").stdout
-        let token = try #require(
-            URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?
-                .queryItems?.first { $0.name == "token" }?.value)
+        let token = try shareToken(library, album: "Trip")
         let server = try GalleryProcess(library: library.root)
         let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
         #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) })
