@@ -147,8 +147,13 @@ public final class Daemon: @unchecked Sendable {
         }
         let names = configuration.inboxes.map { "\($0.name.value)=\($0.path.display)" }.joined(
             separator: ", ")
+        // An inbox that could not be watched has had its error line; the count says so too.
+        let watched = inboxes.states(waiting: []).filter { $0.state == .watching }.count
+        let count =
+            watched == configuration.inboxes.count
+            ? "\(watched)" : "\(watched) of \(configuration.inboxes.count)"
         log.info(
-            "Ready: photofiler \(PhotoFilerVersion.current) watching \(inboxes.inboxes.count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
+            "Ready: photofiler \(PhotoFilerVersion.current) watching \(count) inbox(es) [\(names)] for the library '\(layout.root.display)'; \(found) file(s) found at start-up are queued."
         )
         Sys.returnFreeMemory()
         // `PHOTOFILER_THUMBNAILS=off`: the benchmark's baseline for the burst without them.

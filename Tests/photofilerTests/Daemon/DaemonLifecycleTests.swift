@@ -35,6 +35,7 @@ import Testing
             daemon.log.contains(expected) && daemon.log.contains("point the inbox at a folder"),
             "\(daemon.log)")
         #expect(!daemon.log.contains("cannot be created"), "\(daemon.log)")
+        #expect(daemon.log.contains("watching 1 of 2 inbox(es)"), "\(daemon.log)")
         try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "beside-a-file"), as: "a.jpg", into: scene.inbox())
         #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
         #expect(daemon.terminate() == 0)
