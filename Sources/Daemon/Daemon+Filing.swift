@@ -75,8 +75,6 @@ extension Daemon {
     private func fingerprint(_ path: BytePath) -> FileFingerprint {
         // Unreadable now: one fingerprint of its own (-1), reported once until it can be read.
         let status = try? Sys.status(path)
-        return FileFingerprint(
-            path: path, size: status?.size ?? -1,
-            modificationNanoseconds: status?.modificationNanoseconds ?? -1)
+        return FileFingerprint(path: path, size: status?.size ?? -1)
     }
 }

@@ -310,17 +310,16 @@ package enum FilingOutcome {
     }
 }
 
-/// A file as far as "the same file" goes for reporting a refusal once: its path,
-/// size and mtime (-1 each when it could not be looked at, which is then one
-/// fingerprint of its own until it can).
+/// A file as far as "the same file" goes for reporting a refusal once: its path
+/// and size (-1 when it could not be looked at, which is then one fingerprint of
+/// its own until it can). Not its mtime: a `touch`, a `chmod` or a sync engine's
+/// re-sync changes that and not the bytes, and SPEC reports a refused file once.
 package struct FileFingerprint: Hashable, Sendable {
     package var path: BytePath
     package var size: Int64
-    package var modificationNanoseconds: Int64
 
-    package init(path: BytePath, size: Int64, modificationNanoseconds: Int64) {
+    package init(path: BytePath, size: Int64) {
         self.path = path
         self.size = size
-        self.modificationNanoseconds = modificationNanoseconds
     }
 }

@@ -20,7 +20,7 @@ import Testing
             source: path, album: try! AlbumName(validating: "QQ"), origin: "QQ", mode: .move, link: .hard)
     }
     static func fingerprint(_ path: BytePath, size: Int64 = 10) -> FileFingerprint {
-        FileFingerprint(path: path, size: size, modificationNanoseconds: 1)
+        FileFingerprint(path: path, size: size)
     }
 
     /// A queue with settle 300 ms and groups of two; every path is in an inbox.

@@ -200,6 +200,35 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// A refused file is reported once: a `touch` or a `chmod` changes its times, not
+    /// its bytes. A change of its size is a new file, tried and reported again.
+    @Test func aRefusedFileIsReportedOnceWhateverItsTimesDo() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let inbox = scene.inbox()
+        let path = inbox.appending("readme.txt")
+        try scene.dropByRename(Array("just text\n".utf8), as: "readme.txt", into: inbox)
+        let refusal = "'\(path.display)' is not a photo or video"
+        func reports() -> Int { daemon.log.components(separatedBy: refusal).count - 1 }
+        #expect(daemon.waitForLog(refusal), "\(daemon.log)")
+
+        let touch = try Sys.open(path, flags: O_WRONLY | O_CLOEXEC)
+        var times = [
+            timespec(tv_sec: time(nil) + 60, tv_nsec: 0), timespec(tv_sec: time(nil) + 60, tv_nsec: 0),
+        ]
+        #expect(futimens(touch.rawValue, &times) == 0)
+        touch.close()
+        #expect(path.withCString { chmod($0, 0o600) } == 0)
+        // Filed after the touched file was looked at again (it arrived first).
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "after-refusal"), as: "after.jpg", into: inbox)
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(reports() == 1, "\(daemon.log)")
+
+        try appendFile(path, Array("more text\n".utf8)[...])
+        #expect(waitUntil(timeout: 20) { reports() == 2 }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// Two apps (or one app twice) rename different files over one name within
     /// the settle time: one asset, with the content that stayed.
     @Test func twoFilesRenamedOverOneNameMakeOneAsset() throws {
