@@ -173,6 +173,18 @@ import Testing
 
     /// In keep mode the inbox copy stays; touching it (a write-open and close,
     /// new mtime) and changing its mode does not file it a second time.
+    /// What `touch` and `chmod` do to a file: an open for writing (`IN_CLOSE_WRITE` on
+    /// close), new times and a new mode; its bytes stay as they were.
+    static func touchAndChmod(_ path: BytePath) throws {
+        let touch = try Sys.open(path, flags: O_WRONLY | O_CLOEXEC)
+        defer { touch.close() }
+        var times = [
+            timespec(tv_sec: time(nil) + 60, tv_nsec: 0), timespec(tv_sec: time(nil) + 60, tv_nsec: 0),
+        ]
+        #expect(futimens(touch.rawValue, &times) == 0)
+        #expect(path.withCString { chmod($0, 0o600) } == 0)
+    }
+
     @Test func aKeptFileTouchedAfterFilingIsNotFiledTwice() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100", "--keep", "--verbose"])
@@ -182,14 +194,7 @@ import Testing
         try scene.dropByRename(picture, as: "kept.jpg", into: inbox)
         #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
 
-        // `touch`: opens for writing (IN_CLOSE_WRITE on close), sets the times.
-        let touch = try Sys.open(path, flags: O_WRONLY | O_CLOEXEC)
-        var times = [
-            timespec(tv_sec: time(nil) + 60, tv_nsec: 0), timespec(tv_sec: time(nil) + 60, tv_nsec: 0),
-        ]
-        #expect(futimens(touch.rawValue, &times) == 0)
-        touch.close()
-        #expect(path.withCString { chmod($0, 0o600) } == 0)
+        try Self.touchAndChmod(path)
         try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "kept"), as: "after.jpg", into: inbox)
 
         #expect(scene.waitForAlbum(count: 2), "\(daemon.log)")
@@ -212,13 +217,7 @@ import Testing
         func reports() -> Int { daemon.log.components(separatedBy: refusal).count - 1 }
         #expect(daemon.waitForLog(refusal), "\(daemon.log)")
 
-        let touch = try Sys.open(path, flags: O_WRONLY | O_CLOEXEC)
-        var times = [
-            timespec(tv_sec: time(nil) + 60, tv_nsec: 0), timespec(tv_sec: time(nil) + 60, tv_nsec: 0),
-        ]
-        #expect(futimens(touch.rawValue, &times) == 0)
-        touch.close()
-        #expect(path.withCString { chmod($0, 0o600) } == 0)
+        try Self.touchAndChmod(path)
         // Filed after the touched file was looked at again (it arrived first).
         try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "after-refusal"), as: "after.jpg", into: inbox)
         #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
