@@ -115,7 +115,8 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             made = MHD_create_response_from_callback(
                 UInt64.max, 4096, microHTTPDStreamRead, context, microHTTPDStreamFree)
             if made == nil {
-                Unmanaged<StreamContext>.fromOpaque(context).release()
+                // Never served: its departure watch goes, and the body learns it is closed.
+                Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue().finish()
             } else {
                 body.attach(wake: stream.wake)
             }
