@@ -13,8 +13,30 @@ enum VideoFrame {
     static func decode(_ fd: FileDescriptor, edge: Int, rotation: Int) throws(ThumbnailFailure)
         -> VipsImageHandle
     {
-        let input = try DescriptorInput(fd)
-        guard let format = input.format else { throw ThumbnailFailure("libavformat could not open it") }
+        let input: DescriptorInput
+        do {
+            input = try DescriptorInput(fd)
+        } catch {
+            throw ThumbnailFailure("libavformat could not open it (\(error.reason))")
+        }
+        let picture = try input.withFormat { (format) throws(ThumbnailFailure) in
+            try frameAtATenth(format, edge: edge)
+        }
+        let angle: VipsAngle
+        switch rotation {
+        case 90: angle = VIPS_ANGLE_D90
+        case 180: angle = VIPS_ANGLE_D180
+        case 270: angle = VIPS_ANGLE_D270
+        default: return picture
+        }
+        return try picture.derive("turn it") { image, out in photofiler_vips_rot(image, &out, angle) }
+    }
+
+    /// The frame about a tenth in, scaled, as the stream stores it (not yet turned).
+    private static func frameAtATenth(_ format: UnsafeMutablePointer<AVFormatContext>, edge: Int)
+        throws(ThumbnailFailure)
+        -> VipsImageHandle
+    {
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = format.pointee.streams[Int(index)] else {
@@ -40,15 +62,7 @@ enum VideoFrame {
             var unowned: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&unowned)
         }
-        let picture = try rgb(frame, edge: edge)
-        let angle: VipsAngle
-        switch rotation {
-        case 90: angle = VIPS_ANGLE_D90
-        case 180: angle = VIPS_ANGLE_D180
-        case 270: angle = VIPS_ANGLE_D270
-        default: return picture
-        }
-        return try picture.derive("turn it") { image, out in photofiler_vips_rot(image, &out, angle) }
+        return try rgb(frame, edge: edge)
     }
 
     /// A tenth of the duration, in the stream's time base; 0 when unknown.
