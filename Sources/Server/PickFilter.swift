@@ -26,7 +26,15 @@ public struct PickFilter: Sendable, Equatable {
             throw BadParameter(message: "media is image, video or live, not '\(media)'.")
         }
         let limit = try Gallery.integer(query["limit"], name: "limit", in: 1...10_000)
-        self.init(media: media, limit: limit, album: query["album"].flatMap { $0.isEmpty ? nil : $0 })
+        // The album's name as the catalog keeps it (NFC), as `pick --album` takes it.
+        var album: String?
+        if let text = query["album"], !text.isEmpty {
+            guard let name = try? AlbumName(validating: text) else {
+                throw BadParameter(message: "album is an album's name, not '\(text)'.")
+            }
+            album = name.value
+        }
+        self.init(media: media, limit: limit, album: album)
     }
 
     /// What the picker page reads from its `<body data-…>`.

@@ -16,7 +16,9 @@ import Testing
         #expect(page.text.contains("data-album=\"Trip\""))
         #expect(!page.text.contains("data-pick-ends"), "no command waits on the gallery's picker")
         #expect(try server.request("GET", "/pick").status == 200)
-        for bad in ["/pick?media=sound", "/pick?limit=0", "/pick?limit=many"] {
+        for bad in [
+            "/pick?media=sound", "/pick?limit=0", "/pick?limit=many", "/pick?album=..", "/pick?album=a%2Fb",
+        ] {
             #expect(try server.request("GET", bad).status == 400, "\(bad)")
         }
         #expect(try server.request("GET", "/pick?album=Nowhere").status == 404)
