@@ -37,7 +37,7 @@ public enum WatchError: Error, Hashable, Sendable, CustomStringConvertible {
                 return
                     "Cannot watch \(folder): permission denied; give this user read and search access to it."
             default:
-                return "Cannot watch a folder: \(error); it is looked at again at the next rescan."
+                return "Cannot watch a folder: \(error)."
             }
         case .setupFailed(let error):
             return "Cannot set up inotify: \(error)."
