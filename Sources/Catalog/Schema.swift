@@ -21,6 +21,7 @@ package enum Schema {
         Migration(version: 6, script: changeLogCheck),
         Migration(version: 7, script: deletedRollPaths),
         Migration(version: 8, script: symbolicEntries),
+        Migration(version: 9, script: refusedSources),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

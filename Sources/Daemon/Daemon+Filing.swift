@@ -46,6 +46,10 @@ extension Daemon {
                 thumbnails?.add(ids, filingBusy: filingBusy)
             case .announceStatus:
                 notifier.status(statusLine())
+            case .rememberRefusal(let fingerprint):
+                rememberRefusal(fingerprint)
+            case .forgetRefusals(let paths):
+                forgetRefusals(paths)
             }
         }
     }

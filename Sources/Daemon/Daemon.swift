@@ -128,6 +128,8 @@ public final class Daemon: @unchecked Sendable {
         try watcher.watch(directory: layout.albums, namesOnly: true, leavesAt: 1)
         reconcileLibrary(reason: "start-up")
         purgeRecentlyDeleted()
+        // Before the catch-up finds them: a file refused by an earlier run is not reported again.
+        feed(.refusedBefore(refusalsStillInPlace()))
         let configuration = inboxes.configuration
         let found = perform(inboxes.handle(.add(configuration.inboxes)))
 

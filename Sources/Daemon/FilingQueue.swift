@@ -32,6 +32,9 @@ package struct FilingQueue {
         case backlog(files: Int, interval: Double)
         /// SIGTERM: nothing more goes out; a group that comes back is not filed.
         case stop
+        /// Files an earlier run refused and reported that are still there as they
+        /// were (start-up): found again by the catch-up, they are not reported again.
+        case refusedBefore([FileFingerprint])
     }
 
     package enum Action: Equatable {
@@ -48,6 +51,10 @@ package struct FilingQueue {
         case makeThumbnails([AssetID], filingBusy: Bool)
         /// Tell systemd the status line (counts changed in a way worth a line).
         case announceStatus
+        /// Store this newly reported refusal, so a restart does not report it again.
+        case rememberRefusal(FileFingerprint)
+        /// These refused paths were filed or are gone: their stored refusals go.
+        case forgetRefusals([BytePath])
     }
 
     /// Files per group (one turn of the daemon's queue: shared fsyncs and commit).
@@ -67,8 +74,8 @@ package struct FilingQueue {
     private var stopping = false
     /// The shortage was logged; the next success clears it, so a later one is logged anew.
     private var shortageReported = false
-    /// Refused files already logged, by path, size and mtime.
-    private var refusals: Set<FileFingerprint> = []
+    /// Refused files already reported: the size each path had when it was.
+    private var refusals: [BytePath: Int64] = [:]
     private var progress: WorkProgress?
     package private(set) var filedCount = 0
 
@@ -131,6 +138,9 @@ package struct FilingQueue {
         case .stop:
             stopping = true
             return []
+        case .refusedBefore(let fingerprints):
+            for fingerprint in fingerprints { refusals[fingerprint.path] = fingerprint.size }
+            return []
         }
     }
 
@@ -180,10 +190,15 @@ package struct FilingQueue {
     ) -> [Action] {
         var actions: [Action] = []
         var thumbnails: [AssetID] = []
+        var settledRefusals: [BytePath] = []
         for (request, outcome) in group {
             actions += report(outcome, request: request, at: now)
             if let id = outcome.needsThumbnails { thumbnails.append(id) }
+            if outcome.settlesRefusal, refusals.removeValue(forKey: request.source) != nil {
+                settledRefusals.append(request.source)
+            }
         }
+        if !settledRefusals.isEmpty { actions.append(.forgetRefusals(settledRefusals)) }
         // The group is durable: its thumbnails may be made, once filing has nothing in hand.
         let waiting = work.count - workHead
         actions.append(.makeThumbnails(thumbnails, filingBusy: waiting > 0 || inspecting != nil))
@@ -256,9 +271,11 @@ package struct FilingQueue {
             // A refusal, a helper that crashed or hung on it: said once for this
             // file; said again only once it has changed (and failed again).
             var actions: [Action] = [.recordError(error.description)]
-            if refusals.insert(fingerprint).inserted {
+            if refusals.updateValue(fingerprint.size, forKey: fingerprint.path) != fingerprint.size {
                 actions.append(.log(.error, error.description))
                 if let detail = error.detail { actions.append(.log(.debug, detail)) }
+                // One that could not be looked at (-1) is tried and said again after a restart.
+                if fingerprint.size >= 0 { actions.append(.rememberRefusal(fingerprint)) }
             }
             return actions
         }
@@ -297,6 +314,15 @@ package enum FilingOutcome {
             case .restored: self = .restored(id: asset.id, rollPath: rollPath)
             case .alreadySeen: self = .alreadySeen
             }
+        }
+    }
+
+    /// The path no longer holds a file that was refused: it was filed, or it is gone.
+    var settlesRefusal: Bool {
+        switch self {
+        case .failed(.vanished, _): return true
+        case .failed: return false
+        case .filed, .duplicate, .restored, .alreadySeen: return true
         }
     }
 

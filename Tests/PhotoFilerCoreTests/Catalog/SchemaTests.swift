@@ -41,8 +41,8 @@ import Testing
         #expect(try userVersion(path) == Catalog.schemaVersion)
         #expect(
             try tables(path) == [
-                "albums", "asset_changes", "assets", "folder_stamps", "memberships", "seen_sources",
-                "share_tokens",
+                "albums", "asset_changes", "assets", "folder_stamps", "memberships", "refused_sources",
+                "seen_sources", "share_tokens",
             ])
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
@@ -164,6 +164,24 @@ import Testing
                 + "ORDER BY a.id DESC", [.path(sampleAsset(1).rollPath)]
         ) { $0.text(3) }
         #expect(plan.contains { $0.contains("USING INDEX assets_deleted_roll_path") })
+    }
+
+    /// A refusal is stored by path with the size it had; a second one of the same
+    /// path replaces it, and forgetting drops only the paths named.
+    @Test func refusedSourcesAreRememberedByPathFromVersionNine() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try folder.catalog()
+        let text: BytePath = "/in/QQ/readme.txt"
+        let odd = BytePath(bytes: Array("/in/QQ/caf".utf8) + [0xE9, 0x2E, 0x62, 0x69, 0x6E])
+        try catalog.recordRefusal(path: text, size: 10)
+        try catalog.recordRefusal(path: odd, size: 3)
+        try catalog.recordRefusal(path: text, size: 21)
+        func stored() throws -> [BytePath: Int64] {
+            Dictionary(uniqueKeysWithValues: try catalog.refusedSources().map { ($0.path, $0.size) })
+        }
+        #expect(try stored() == [text: 21, odd: 3])
+        try catalog.forgetRefusals([text])
+        #expect(try stored() == [odd: 3], "a name that is not UTF-8 is kept byte for byte")
     }
 
     @Test func refusesANewerSchemaWithoutTouchingIt() throws {

@@ -115,6 +115,55 @@ import Testing
         }
     }
 
+    /// A new refusal is stored for the next run; it goes once its path is filed
+    /// (or gone), so a later refusal there is reported again.
+    @Test func aReportedRefusalIsStoredUntilItsPathIsFiled() {
+        var h = Harness()
+        let refusal = FilingError.media(.notMedia(path: Self.a, detected: "text/plain"))
+        let steps: [(ms: Int, outcome: FilingOutcome, expected: [FilingQueue.Action])] = [
+            (0, .failed(refusal, Self.fingerprint(Self.a)), [.rememberRefusal(Self.fingerprint(Self.a))]),
+            (1000, .failed(refusal, Self.fingerprint(Self.a)), []),
+            (2000, .failed(refusal, Self.fingerprint(Self.a, size: -1)), []),
+            (3000, .filed(id: 7, rollPath: "/lib/Roll/a.jpg"), [.forgetRefusals([Self.a])]),
+            (4000, .failed(refusal, Self.fingerprint(Self.a)), [.rememberRefusal(Self.fingerprint(Self.a))]),
+            (
+                5000, .failed(.vanished(path: Self.a), Self.fingerprint(Self.a, size: -1)),
+                [.forgetRefusals([Self.a])]
+            ),
+        ]
+        for step in steps {
+            _ = h.at(step.ms, .found([Self.a]))
+            #expect(h.inspected(at: step.ms + 300) == [Self.a])
+            let stored = h.file(at: step.ms + 301, [Self.a: step.outcome]).filter {
+                switch $0 {
+                case .rememberRefusal, .forgetRefusals: return true
+                default: return false
+                }
+            }
+            #expect(stored == step.expected, "at \(step.ms) ms")
+        }
+    }
+
+    /// Start-up hands over the refusals an earlier run stored: the same file found
+    /// by the catch-up is not reported again; one of another size is.
+    @Test func aFileRefusedBeforeARestartIsNotReportedAgain() {
+        var h = Harness()
+        _ = h.at(0, .refusedBefore([Self.fingerprint(Self.a), Self.fingerprint(Self.b)]))
+        let refusal = FilingError.media(.notMedia(path: Self.a, detected: "text/plain"))
+        _ = h.at(0, .found([Self.a, Self.b]))
+        #expect(h.inspected(at: 300) == [Self.a, Self.b])
+        let changed = FilingError.media(.notMedia(path: Self.b, detected: "text/plain"))
+        let actions = h.file(
+            at: 301,
+            [
+                Self.a: .failed(refusal, Self.fingerprint(Self.a)),
+                Self.b: .failed(changed, Self.fingerprint(Self.b, size: 11)),
+            ])
+        #expect(Self.logs(actions, .error) == [changed.description])
+        #expect(actions.contains(.rememberRefusal(Self.fingerprint(Self.b, size: 11))))
+        #expect(!actions.contains(.rememberRefusal(Self.fingerprint(Self.a))))
+    }
+
     @Test(arguments: [
         MediaError.readerFailed(path: FilingQueueTests.a, what: "crashed (SIGSEGV)"),
         MediaError.readerTimedOut(path: FilingQueueTests.a, seconds: 10),

@@ -228,6 +228,29 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// "Reported once" holds across a restart: the catch-up scan finds the refused
+    /// file again and says nothing; a file changed while the daemon was down is
+    /// tried and reported again.
+    @Test func aRefusedFileIsReportedOnceAcrossRestarts() throws {
+        let scene = try DaemonScene()
+        let inbox = scene.inbox()
+        let first = try scene.start(["--settle", "50"])
+        try scene.dropByRename(Array("just text\n".utf8), as: "readme.txt", into: inbox)
+        try scene.dropByRename(Array("other text\n".utf8), as: "notes.txt", into: inbox)
+        let readme = "'\(inbox.appending("readme.txt").display)' is not a photo or video"
+        let notes = "'\(inbox.appending("notes.txt").display)' is not a photo or video"
+        #expect(first.waitForLog(readme) && first.waitForLog(notes), "\(first.log)")
+        #expect(first.terminate() == 0)
+
+        try appendFile(inbox.appending("notes.txt"), Array("changed while down\n".utf8)[...])
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "after-restart"), as: "after.jpg", into: inbox)
+        let second = try scene.start(["--settle", "50"])
+        #expect(scene.waitForAlbum(count: 1), "\(second.log)")
+        #expect(second.waitForLog(notes), "the changed file is tried again: \(second.log)")
+        #expect(!second.log.contains(readme), "\(second.log)")
+        #expect(second.terminate() == 0)
+    }
+
     /// Two apps (or one app twice) rename different files over one name within
     /// the settle time: one asset, with the content that stayed.
     @Test func twoFilesRenamedOverOneNameMakeOneAsset() throws {
