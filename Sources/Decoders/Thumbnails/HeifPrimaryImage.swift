@@ -44,7 +44,8 @@ final class HeifPrimaryImage {
         let found =
             opened.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &primary) : opened
         guard found.code == heif_error_Ok, let primary else {
-            heif_context_free(context)
+            // The error's message belongs to the context: read it before the context goes.
+            defer { heif_context_free(context) }
             // Not HEIF after all: libvips' loaders say what it is.
             if kind == heif_filetype_maybe { return nil }
             try check(found)

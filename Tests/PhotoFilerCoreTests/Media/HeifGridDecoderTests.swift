@@ -57,6 +57,43 @@ struct HeifGridDecoderTests {
         #expect(try HeifGridDecoder.decode(primary, edge: 256) == nil)
     }
 
+    /// A file whose every `ispe` claims 200,000 × 200,000 is refused by libheif's
+    /// limits; the reason is libheif's own words, read before its context is freed
+    /// (read after, it was whatever the freed memory then held).
+    @Test
+    func aRefusedFilesReasonIsLibheifsOwnWords() throws {
+        var bytes = try Self.bytes(Corpus.path("IMG_2682.heic"))
+        let ispe = Array("ispe".utf8)
+        var index = 0
+        while index + 16 <= bytes.count {
+            if Array(bytes[index..<index + 4]) == ispe {
+                // "ispe", version and flags (4), then the width and height, big-endian.
+                for offset in [index + 8, index + 12] {
+                    bytes.replaceSubrange(offset..<offset + 4, with: [0x00, 0x03, 0x0D, 0x40])
+                }
+            }
+            index += 1
+        }
+        let folder = try TemporaryFolder()
+        let path = folder.file("huge.heic")
+        try writeFile(path, bytes)
+        var reasons: [String] = []
+        for _ in 0..<2 {
+            let fd = try Sys.openForReading(path)
+            defer { fd.close() }
+            do {
+                _ = try HeifPrimaryImage.open(fd, size: Int64(bytes.count))
+                Issue.record("libheif opened an image of 200,000 × 200,000")
+            } catch {
+                reasons.append(error.reason)
+            }
+        }
+        #expect(reasons.count == 2 && reasons[0] == reasons[1], "\(reasons)")
+        #expect(
+            reasons.allSatisfy { $0.hasPrefix("libheif: ") && $0.unicodeScalars.allSatisfy(\.isASCII) },
+            "\(reasons)")
+    }
+
     static func bytes(_ path: BytePath) throws -> [UInt8] {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
