@@ -34,6 +34,8 @@ public enum FilingError: Error, Sendable {
     case noSuchAlbum(String)
     /// `export --video` of an asset that is no Live Photo or motion photo.
     case notLivePhoto(id: AssetID)
+    /// A file the catalog lists is not in the library (removed while no daemon ran).
+    case missingFromLibrary(path: BytePath)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -93,6 +95,9 @@ extension FilingError: CustomStringConvertible {
         case .notLivePhoto(let id):
             return
                 "Asset \(id) is not a Live Photo and has no video to export; 'photofiler list --media live' lists those that have one."
+        case .missingFromLibrary(let path):
+            return
+                "'\(path.display)' is missing from the library; 'photofiler check' lists what differs and 'photofiler check --repair' makes the catalog match the disk."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

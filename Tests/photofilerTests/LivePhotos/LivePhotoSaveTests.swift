@@ -203,4 +203,34 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("not a Live Photo"))
     }
+
+    /// A failed export leaves the file `-o` names as it was; a video missing from
+    /// the library is said to be missing, with the command that finds the rest.
+    @Test func aFailedExportLeavesItsOutputAlone() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 14, in: library.folder)
+        let id = try library.save([
+            try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+            try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+        ])
+        let plain = try library.save([
+            try library.input(bytes: Pictures.uniqueJPEG(15, tag: "plain"), name: "plain.jpg")
+        ])
+        let notes = library.folder.file("notes.txt")
+        try writeFile(notes, Array("my notes\n".utf8))
+        for reference in ["\(plain[0])", "999"] {
+            #expect(try library.run("export", reference, "--video", "-o", notes.display).status == 1)
+            #expect(try readFile(notes) == Array("my notes\n".utf8), "export \(reference)")
+        }
+
+        let live = try library.info(BytePath("\(id[0])"))
+        let video = try #require((live["liveVideo"] as? [String: Any])?["path"] as? String)
+        try Sys.unlink(BytePath(video))
+        let missing = try library.run("export", "\(id[0])", "--video", "-o", notes.display)
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr.contains("'\(video)' is missing from the library; 'photofiler check'"),
+            "\(missing.stderr)")
+        #expect(try readFile(notes) == Array("my notes\n".utf8))
+    }
 }
