@@ -59,11 +59,13 @@ public final class MediaReader {
         }
         let mayBeRaw = format == nil && mimeType == "application/octet-stream"
         guard format != nil || mayBeRaw else { throw .notMedia(path: path, detected: mimeType) }
-        guard size <= Self.largestMappedImage else {
+        // A JPEG's metadata comes before its picture, and what follows its end (a
+        // motion photo's video, an app's trailer) may be of any size: its head is enough.
+        let mapped = format == .jpeg ? min(size, Self.largestMappedImage) : size
+        guard mapped <= Self.largestMappedImage else {
             guard let format else { throw .notMedia(path: path, detected: mimeType) }
-            throw .damaged(
-                path: path, format: format.displayName,
-                reason: "larger than the \(Self.largestMappedImage >> 20) MiB an image may be")
+            throw .tooLarge(
+                path: path, format: format.displayName, size: size, limit: Self.largestMappedImage)
         }
         // A file the sniff read whole is not mapped again: a mapping costs a page
         // fault per page and, in a helper with threads, a TLB shoot-down on unmap.
@@ -78,7 +80,7 @@ public final class MediaReader {
         }
         let bytes: UnsafeRawBufferPointer
         do {
-            bytes = try Sys.mapReadOnly(fd, count: Int(size))
+            bytes = try Sys.mapReadOnly(fd, count: Int(mapped))
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }

@@ -31,6 +31,9 @@ public enum MediaError: Error, Sendable, Equatable {
     /// (libvips, libavformat): the helper pool hands it to a reader that maps it, so
     /// a person sees this only when that one cannot start.
     case needsDecoders(path: BytePath, library: String)
+    /// An image larger than a helper reads (`limit` bytes; it maps a picture whole,
+    /// within its address-space limit). Nothing is wrong with the file.
+    case tooLarge(path: BytePath, format: String, size: Int64, limit: Int64)
 }
 
 extension MediaError: CustomStringConvertible {
@@ -64,6 +67,9 @@ extension MediaError: CustomStringConvertible {
         case .notReadBeforeStop(let path):
             return
                 "'\(path.display)' was not read before photofiler stopped; it is left where it is and read at the next start."
+        case .tooLarge(let path, let format, let size, let limit):
+            return
+                "'\(path.display)' is a \(format) of \(size >> 20) MiB, larger than the \(limit >> 20) MiB photofiler reads an image of; it is left where it is: save a smaller copy of it to file it."
         case .needsDecoders(let path, let library):
             return
                 "'\(path.display)' was not read: it needs \(library), which photofiler's light reader does not load; it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."

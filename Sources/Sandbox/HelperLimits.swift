@@ -6,7 +6,8 @@ import PhotoFilerSystem
 package enum HelperLimits {
     /// `RLIMIT_AS`: a bomb (a header claiming a gigapixel image, a loop that
     /// allocates) fails here instead of taking the machine's memory. The libraries'
-    /// own mappings take about 300 MiB of it; images are mapped whole, up to 256 MiB.
+    /// own mappings take about 300 MiB of it; images are mapped whole, up to 256 MiB
+    /// (of a JPEG, whose metadata is in its head, its first 256 MiB).
     package static let addressSpace = 1 << 30
     /// `RLIMIT_CPU`, over a helper's whole life: a backstop for a loop the daemon's
     /// per-file deadline has not ended yet. Helpers are retired well before an

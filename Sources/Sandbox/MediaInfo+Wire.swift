@@ -107,6 +107,11 @@ extension MediaError {
         case .needsDecoders(_, let library):
             writer.byte(10)
             writer.text(library)
+        case .tooLarge(_, let format, let size, let limit):
+            writer.byte(11)
+            writer.text(format)
+            writer.integer(size)
+            writer.integer(limit)
         }
         return writer.bytes
     }
@@ -127,6 +132,10 @@ extension MediaError {
         case 8: refusal = .readerUnavailable(path: path, reason: try reader.text())
         case 9: refusal = .notReadBeforeStop(path: path)
         case 10: refusal = .needsDecoders(path: path, library: try reader.text(limit: 64))
+        case 11:
+            refusal = .tooLarge(
+                path: path, format: try reader.text(limit: 64), size: try reader.integer(),
+                limit: try reader.integer())
         default: throw .badValue
         }
         guard reader.isAtEnd else { throw .badLength }

@@ -217,6 +217,8 @@ import Testing
         #expect(try MediaError(wire: refusal.wire, path: "a.png") == refusal)
         let handedOn = MediaError.needsDecoders(path: "a.png", library: "libvips")
         #expect(try MediaError(wire: handedOn.wire, path: "a.png") == handedOn)
+        let large = MediaError.tooLarge(path: "a.tif", format: "TIFF", size: 300 << 20, limit: 256 << 20)
+        #expect(try MediaError(wire: large.wire, path: "a.tif") == large)
         let request = HelperRequest.inspect(id: 7, path: "x.jpg", size: 42)
         #expect(try HelperRequest.decode(request.encoded).get() == request)
         // Every cut of a valid answer is refused, never read past its end.

@@ -33,6 +33,33 @@ import Testing
         #expect((listed.first?["size"] as? NSNumber)?.intValue == picture.count)
     }
 
+    /// A trailer larger than any image a helper maps (a long motion photo's video):
+    /// the JPEG's head holds its metadata, so the file is filed. A TIFF that large
+    /// is said to be too large, not damaged. (The trailers are holes but for their
+    /// last bytes, which are written: a file ending in a hole is one still being written.)
+    @Test func aTrailerLargerThanAHelperMapsIsFiledAndABigTIFFIsTooLarge() throws {
+        let library = try TestLibrary()
+        func grow(_ path: BytePath, to size: Int64) throws {
+            #expect(truncate(path.display, off_t(size - 4096)) == 0)
+            try appendFile(path, Self.trailer(4096)[...])
+        }
+        let size: Int64 = 260 << 20
+        let jpeg = try library.input(bytes: Pictures.uniqueJPEG(5, tag: "long video"), name: "long.jpg")
+        try grow(jpeg, to: size)
+        let filed = try library.run(bytes: [BytePath("save"), BytePath("--move"), jpeg])
+        #expect(filed.status == 0, "\(filed.stderr)")
+        #expect((try library.list().first?["size"] as? NSNumber)?.int64Value == size)
+
+        let tiff = try library.input(bytes: try readFile(Fixtures.corpus("DNG.dng")), name: "scan.tif")
+        try grow(tiff, to: 300 << 20)
+        let refused = try library.run(bytes: [BytePath("save"), tiff])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains("of 300 MiB, larger than the 256 MiB photofiler reads an image of"),
+            "\(refused.stderr)")
+        #expect(!refused.stderr.contains("damaged"), "\(refused.stderr)")
+    }
+
     /// Cut inside its scan, with or without bytes after the cut that contain no end
     /// marker of the scan: still refused as incomplete, with the advice to save it again.
     @Test func jpegCutInsideItsScanIsRefusedAsIncomplete() throws {
