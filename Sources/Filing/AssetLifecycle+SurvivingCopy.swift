@@ -6,32 +6,53 @@ extension AssetLifecycle {
     /// file with the asset's size and hash) into Recently Deleted, durably; returns its
     /// path there (relative to the library), or nil when no entry holds them.
     func keepSurvivingCopy(of asset: AssetRecord) throws(FilingError) -> BytePath? {
+        try keepSurvivingCopy(
+            size: asset.size, hash: asset.hash, name: asset.rollPath.lastComponent, of: asset,
+            entry: \.entryName)
+    }
+
+    /// The same for a Live Photo's paired video, through its own album entries:
+    /// the still and the video were both removed from the Roll (a file manager's
+    /// selection of the two, their date folder).
+    func keepSurvivingVideoCopy(of asset: AssetRecord) throws(FilingError) -> BytePath? {
+        guard let video = asset.liveVideo, let rollPath = video.rollPath, let hash = video.hash else {
+            return nil
+        }
+        return try keepSurvivingCopy(
+            size: video.size, hash: hash, name: rollPath.lastComponent, of: asset, entry: \.videoEntryName)
+    }
+
+    private func keepSurvivingCopy(
+        size: Int64, hash: String, name preferred: BytePath, of asset: AssetRecord,
+        entry entryName: (MembershipRecord) -> BytePath?
+    ) throws(FilingError) -> BytePath? {
         for (membership, album) in try activeMemberships(of: asset) {
-            let entry = filer.layout.albumFolder(album).appending(membership.entryName)
-            guard try holdsBytes(of: asset, at: entry) else { continue }
+            guard let name = entryName(membership) else { continue }
+            let entry = filer.layout.albumFolder(album).appending(name)
+            guard try holdsBytes(size: size, hash: hash, at: entry) else { continue }
             let recentlyDeleted = filer.layout.recentlyDeleted
-            let name = try filer.systemCall(entry) { () throws(SystemError) -> BytePath in
+            let kept = try filer.systemCall(entry) { () throws(SystemError) -> BytePath in
                 try Sys.makeDirectories(recentlyDeleted)
-                let name = try NameAllocator.allocate(preferred: asset.rollPath.lastComponent) {
+                let kept = try NameAllocator.allocate(preferred: preferred) {
                     (candidate) throws(SystemError) in
                     try Sys.link(entry, to: recentlyDeleted.appending(candidate))
                 }
                 try Sys.syncDirectory(recentlyDeleted)
-                return name
+                return kept
             }
-            return LibraryLayout.recentlyDeletedFolderName.appending(name)
+            return LibraryLayout.recentlyDeletedFolderName.appending(kept)
         }
         return nil
     }
 
-    /// True when `entry` is a regular file (not followed) with the asset's size and hash.
-    private func holdsBytes(of asset: AssetRecord, at entry: BytePath) throws(FilingError) -> Bool {
+    /// True when `entry` is a regular file (not followed) of `size` bytes with `hash`.
+    private func holdsBytes(size: Int64, hash: String, at entry: BytePath) throws(FilingError) -> Bool {
         try filer.systemCall(entry) { () throws(SystemError) -> Bool in
-            guard let status = try Sys.statusIfExists(entry), status.isRegularFile, status.size == asset.size
+            guard let status = try Sys.statusIfExists(entry), status.isRegularFile, status.size == size
             else { return false }
             let fd = try Sys.openForReading(entry)
             defer { fd.close() }
-            return try ContentHasher.hash(fd) == asset.hash
+            return try ContentHasher.hash(fd) == hash
         }
     }
 }

@@ -125,9 +125,16 @@ public struct AssetLifecycle {
     public func rollFileRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted else { return }
         let trashPath = try keepSurvivingCopy(of: asset)
-        // A Live Photo's video goes to Recently Deleted with it.
+        // A Live Photo's video goes to Recently Deleted with it: from the Roll, or
+        // from an album entry when it was removed from the Roll too.
         let videoPath = asset.liveVideo?.rollPath
-        let videoTrash = videoPath.flatMap { try? linkIntoRecentlyDeleted($0) }
+        let videoTrash = try videoPath.flatMap { (path) throws(FilingError) in
+            do {
+                return try linkIntoRecentlyDeleted(path)
+            } catch {
+                return try keepSurvivingVideoCopy(of: asset)
+            }
+        }
         let kinds = try entryKinds(of: asset)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
@@ -148,6 +155,10 @@ public struct AssetLifecycle {
             }
         }
         try removeAlbumEntries(of: asset)
+        if videoPath != nil, videoTrash == nil {
+            // Nothing of the video is left: the asset is a plain still, which `restore` can bring back.
+            try filer.catalogCall { () throws(CatalogError) in try catalog.detachLiveVideo(of: asset.id) }
+        }
     }
 
     /// An album entry was removed by hand: the membership ends and is never re-added by a scan.

@@ -27,6 +27,12 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// permission, a failing disk): neither wrong nor gone, so nothing is repaired.
     case unreadableRollFile(asset: AssetID, rollPath: BytePath, reason: Errno)
 
+    /// True for a roll file (a still, a plain asset) that is gone.
+    public var isMissingRollFile: Bool {
+        if case .missingRollFile = self { return true }
+        return false
+    }
+
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {

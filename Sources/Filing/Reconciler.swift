@@ -56,7 +56,10 @@ public struct Reconciler {
             let fresh = try albumDifferences(&albums, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }
-        for difference in remaining {
+        // A still's removal takes its video along (from an album entry when the video
+        // is gone too), so a still and its video both missing are seen as the still first.
+        let stillsFirst = remaining.filter(\.isMissingRollFile) + remaining.filter { !$0.isMissingRollFile }
+        for difference in stillsFirst {
             switch difference {
             case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook,
                 .unreadableRollFile:

@@ -119,6 +119,42 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// A file manager's delete of both halves (their selection, their date folder):
+    /// the video's bytes are kept from its album entry, as the still's are, and
+    /// `restore` brings the Live Photo back whole, while running or after a stop.
+    @Test(arguments: ["running", "stopped"])
+    func removingBothHalvesKeepsBothInRecentlyDeleted(daemonWas: String) throws {
+        let scene = try DaemonScene()
+        var daemon = try scene.start(["--settle", "100"])
+        let pair = try LivePair(number: daemonWas == "running" ? 25 : 26, in: scene.folder)
+        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        let asset = try #require(try listJSON(scene.library, []).first)
+        let video = try #require(asset["liveVideo"] as? [String: Any])
+        if daemonWas == "stopped" { #expect(daemon.terminate() == 0) }
+        try Sys.unlink(BytePath(try #require(asset["path"] as? String)))
+        try Sys.unlink(BytePath(try #require(video["path"] as? String)))
+        if daemonWas == "stopped" { daemon = try scene.start(["--settle", "100"]) }
+        #expect(
+            waitUntil(timeout: 10) { (try? listJSON(scene.library, []))?.isEmpty == true }, "\(daemon.log)")
+        #expect(waitUntil(timeout: 10) { scene.contents.albumEntries("QQ").isEmpty }, "\(daemon.log)")
+        let trash = LibraryContents.files(below: scene.library.appending("Recently Deleted")).compactMap {
+            try? readFile($0)
+        }
+        #expect(trash.contains(pair.still) && trash.contains(pair.video), "\(daemon.log)")
+
+        let id = try #require(assetID(asset))
+        let restore = try Binary.run("restore", "--library", scene.library.display, "\(id)")
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let restored = try #require(try listJSON(scene.library, ["--media", "live"]).first, "\(daemon.log)")
+        #expect(assetID(restored) == assetID(asset))
+        #expect(waitUntil(timeout: 10) { scene.contents.albumEntries("QQ").count == 2 }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     @Test func removingOnlyTheVideoLeavesAPlainStill() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
