@@ -150,6 +150,17 @@ extension Filer {
         else { return result }
         do {
             guard let paired = try LivePhotoPairing(filer: self).pair(contentIdentifier: identifier) else {
+                // Paired already, when its still's result came first in the group: the
+                // video's own asset is retired, and the Live Photo is what was filed.
+                guard asset.info.mediaType == .video,
+                    try catalogCall({ () throws(CatalogError) in try catalog.asset(id: asset.id) }) == nil,
+                    let still = try catalogCall({ () throws(CatalogError) in
+                        try catalog.asset(liveVideoHash: asset.hash)
+                    })
+                else { return result }
+                var result = result
+                result.asset = still
+                result.pairedVideoPath = still.liveVideo?.rollPath
                 return result
             }
             var result = result
