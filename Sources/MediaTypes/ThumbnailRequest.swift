@@ -18,6 +18,11 @@ package struct ThumbnailRequest: Sendable, Equatable {
     package var source: Source
     package var renditions: [ThumbnailRendition]
 
+    /// The most renditions one request carries, so that a helper's output (its file
+    /// is bounded by `RLIMIT_FSIZE`) stays small: a file shown at more paths (a Live
+    /// Photo's video, an asset in several albums) is decoded once per this many.
+    package static let mostRenditions = 16
+
     package init(source: Source, renditions: [ThumbnailRendition]) {
         self.source = source
         self.renditions = renditions

@@ -5,7 +5,6 @@ import PhotoFilerMediaTypes
 extension ThumbnailRequest {
     /// The library's and the desktop's sizes are 128 to 1024 pixels.
     static let largestEdge: Int64 = 4096
-    static let mostRenditions: Int64 = 16
     static let mostTexts: Int64 = 8
 
     func write(_ writer: inout WireWriter) {
@@ -52,7 +51,7 @@ extension ThumbnailRequest {
         default: throw .badValue
         }
         let count = try reader.integer()
-        guard (0...Self.mostRenditions).contains(count) else { throw .badLength }
+        guard (0...Int64(Self.mostRenditions)).contains(count) else { throw .badLength }
         var renditions: [ThumbnailRendition] = []
         for _ in 0..<count {
             let edge = try reader.integer()
@@ -115,7 +114,7 @@ package struct ThumbnailLayout: Equatable, Sendable {
     package init(wire: [UInt8], outputSize: Int64) throws(WireError) {
         var reader = WireReader(wire)
         let count = try reader.integer()
-        guard (0...ThumbnailRequest.mostRenditions).contains(count) else { throw .badLength }
+        guard (0...Int64(ThumbnailRequest.mostRenditions)).contains(count) else { throw .badLength }
         var parts: [Part] = []
         var total: Int64 = 0
         for _ in 0..<count {

@@ -209,11 +209,15 @@ public final class ThumbnailStore {
         -> [DesktopThumbnailCache.Entry]
     {
         guard let desktop else { return [] }
-        var paths = [layout.absolute(asset.rollPath)]
+        // A Live Photo's paired video is a file of its own in the Roll and the albums:
+        // a file manager shows it with the still's picture, as the phone shows the pair.
+        var paths = [asset.rollPath, asset.liveVideo?.rollPath].compactMap { $0.map(layout.absolute) }
         do {
             for membership in try catalog.memberships(ofAsset: asset.id) where membership.isActive {
                 guard let album = try catalog.album(id: membership.albumID) else { continue }
-                paths.append(layout.albumFolder(album).appending(membership.entryName))
+                let folder = layout.albumFolder(album)
+                paths.append(folder.appending(membership.entryName))
+                if let video = membership.videoEntryName { paths.append(folder.appending(video)) }
             }
         } catch {
             throw .catalog(error)
@@ -236,8 +240,13 @@ public final class ThumbnailStore {
             throw .system(error)
         }
         defer { fd.close() }
-        let request = ThumbnailRequest(source: .init(info), renditions: renditions)
-        return try maker.make(fd, path: rollFile, size: size, request)
+        var made: [EncodedThumbnail] = []
+        for start in stride(from: 0, to: renditions.count, by: ThumbnailRequest.mostRenditions) {
+            let part = renditions[start..<min(start + ThumbnailRequest.mostRenditions, renditions.count)]
+            let request = ThumbnailRequest(source: .init(info), renditions: Array(part))
+            made += try maker.make(fd, path: rollFile, size: size, request)
+        }
+        return made
     }
 
     /// Temp-then-rename: the temporary file is in `.photofiler/tmp`, the one place

@@ -104,6 +104,33 @@ struct ThumbnailCommandTests {
         }
     }
 
+    /// A Live Photo's paired video is a file in the Roll and the album too: the
+    /// desktop's cache gets entries for it (the still's picture, the video's own
+    /// URI, time and size), so a file manager shows it without decoding.
+    @Test func desktopEntriesForALivePhotosVideo() throws {
+        let library = try TestLibrary()
+        let cache = library.folder.file("cache")
+        let pair = try LivePair(number: 31, in: library.folder)
+        let inputs = [
+            try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+            try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+        ]
+        let saved = try library.run(
+            bytes: ["save", "--album", "Camera"] + inputs, environment: ["XDG_CACHE_HOME": cache.display])
+        try #require(saved.status == 0, "\(saved.stderr)")
+        let asset = try #require(try library.list().first)
+        let video = BytePath(try #require((asset["liveVideo"] as? [String: Any])?["path"] as? String))
+        for path in [video, library.album("Camera").appending(BytePath(pair.videoName))] {
+            let uri = try #require(FileURI.of(path))
+            let file = cache.appending("thumbnails").appending("large").appending(
+                FileURIDigest.md5(uri) + ".png")
+            let png = try PNGFile(try readFile(file))
+            #expect(png.width == 256 || png.height == 256, "\(uri)")
+            #expect(png.text["Thumb::URI"] == uri)
+            #expect(png.text["Thumb::Size"] == String(pair.video.count))
+        }
+    }
+
     @Test func desktopThumbnailsCanBeTurnedOff() throws {
         let library = try TestLibrary()
         let config = library.folder.file("photofiler.conf")
