@@ -51,6 +51,24 @@ package final class AlbumLinker {
     package func link(rollPath: BytePath, into album: AlbumRecord, kind: LinkKind) throws(SystemError)
         -> BytePath
     {
+        do {
+            return try makeEntry(rollPath: rollPath, into: album, kind: kind)
+        } catch  where error.errno == .noSuchFile {
+            // The album's folder was removed while this process ran (a file manager):
+            // the album is made again on its next use, as on its first.
+            let folder = layout.albumFolder(album)
+            guard try Sys.statusIfExists(folder) == nil else { throw error }
+            if try Sys.makeDirectories(folder) { try Sys.syncDirectory(layout.albums) }
+            log.info(
+                "The album folder '\(folder.display)' was removed; it is made again for what is filed into it."
+            )
+            return try makeEntry(rollPath: rollPath, into: album, kind: kind)
+        }
+    }
+
+    private func makeEntry(rollPath: BytePath, into album: AlbumRecord, kind: LinkKind) throws(SystemError)
+        -> BytePath
+    {
         let folder = layout.albumFolder(album)
         let target = layout.absolute(rollPath)
         let preferred = rollPath.lastComponent

@@ -46,6 +46,24 @@ import Testing
     /// ends the membership and the Roll keeps the file. SPEC says within 2 s;
     /// the wait is longer so a loaded machine does not fail it, and the time
     /// taken is printed.
+    /// An album folder removed by hand ends its memberships; the next file for the
+    /// album makes the folder again, as its first did.
+    @Test func anAlbumFolderRemovedByHandIsMadeAgainForTheNextFile() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "50"])
+        let inbox = scene.inbox()
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "album gone"), as: "first.jpg", into: inbox)
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        TemporaryFolder.removeTree(scene.library.appending("Albums").appending("QQ"))
+        #expect(daemon.waitForLog("asset 1 left the album QQ"), "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "album gone"), as: "second.jpg", into: inbox)
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(waitUntil { LibraryContents.files(below: inbox).isEmpty }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     @Test func deletionsByHandWhileRunning() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "50"])
