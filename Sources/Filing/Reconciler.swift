@@ -59,10 +59,20 @@ public struct Reconciler {
         // A still's removal takes its video along (from an album entry when the video
         // is gone too), so a still and its video both missing are seen as the still first.
         let stillsFirst = remaining.filter(\.isMissingRollFile) + remaining.filter { !$0.isMissingRollFile }
+        // A roll file missing from where it was may be in a folder of the Roll that
+        // could not be read (moved there with it): nothing is gone until it can be.
+        let rollUnreadable = remaining.contains {
+            if case .couldNotLook(let path, _) = $0 {
+                return path.components.first == LibraryLayout.rollFolderName
+            }
+            return false
+        }
         for difference in stillsFirst {
             switch difference {
             case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook,
                 .unreadableRollFile:
+                continue
+            case .missingLiveVideo where rollUnreadable, .missingRollFile where rollUnreadable:
                 continue
             case .missingLiveVideo(let id, let rollPath):
                 guard
