@@ -40,6 +40,17 @@ extension Daemon {
             log.error("The configuration was not reloaded: \(error) The running configuration stays.")
             return
         }
+        let running = inboxes.configuration
+        let needRestart = [
+            ("path", running.libraryPath != fresh.libraryPath),
+            ("rescan", running.effectiveRescanMinutes != fresh.effectiveRescanMinutes),
+            ("desktop-thumbnails", running.effectiveDesktopThumbnails != fresh.effectiveDesktopThumbnails),
+        ].filter(\.1).map(\.0)
+        if !needRestart.isEmpty {
+            log.warning(
+                "The [library] setting(s) \(needRestart.joined(separator: ", ")) changed; they take effect when photofiler is restarted (the library '\(library.layout.root.display)' is kept until then), the rest is reloaded now."
+            )
+        }
         // New inboxes' files settle with the new settle time.
         filing.settle = UInt64(fresh.effectiveSettleMilliseconds) * 1_000_000
         perform(inboxes.handle(.reload(fresh)))

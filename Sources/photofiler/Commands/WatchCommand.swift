@@ -58,7 +58,9 @@ struct WatchCommand: Command {
                 root: root, configuration: configuration, log: context.log
             ) {
                 () throws(ConfigurationError) -> Configuration in
-                let file = try configFile.map { (path) throws(ConfigurationError) in try ConfigFile.load(path)
+                // Without --config, the default file is looked for again: it may have been written since.
+                let file = try (configFile ?? ConfigFile.defaultPath()).map {
+                    (path) throws(ConfigurationError) in try ConfigFile.load(path)
                 }
                 return try (file ?? Configuration()).merging(flags: flags)
             }

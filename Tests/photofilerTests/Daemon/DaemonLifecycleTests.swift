@@ -96,6 +96,31 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// Started without a config file, the daemon reads the default one on SIGHUP
+    /// once it is written; a [library] setting that needs a restart says so.
+    @Test func sighupReadsADefaultConfigFileWrittenSinceTheStart() throws {
+        let scene = try DaemonScene()
+        let configHome = scene.folder.file("xdg-config")
+        let weibo = scene.inbox("Weibo")
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "QQ=\(scene.inbox().display)", "--settle", "50"],
+            environment: ["XDG_CONFIG_HOME": configHome.display])
+        try Sys.makeDirectories(configHome.appending("photofiler"))
+        try scene.folder.write(
+            "[library]\nrescan = 5\n\n[inbox Weibo]\npath = \(weibo.display)\n",
+            to: configHome.appending("photofiler").appending("photofiler.conf"))
+        daemon.process.signal(SIGHUP)
+        #expect(
+            daemon.waitForMessages(timeout: 20) { $0.filter { $0 == "READY=1" }.count >= 2 }, "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "default config"), as: "w.jpg", into: weibo)
+        #expect(scene.waitForAlbum("Weibo", count: 1), "\(daemon.log)")
+        #expect(
+            daemon.log.contains(
+                "The [library] setting(s) rescan changed; they take effect when photofiler is restarted"),
+            "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// `--library INBOX/Library`: the library's own files (Roll, albums, its
     /// temporary folder, the catalog) are never taken for inbox content.
     @Test func aLibraryInsideAnInboxIsNeverRefiled() throws {
