@@ -25,6 +25,20 @@ public struct InboxConfiguration: Hashable, Sendable {
         self.source = source
     }
 
+    /// This inbox at its folder's own path when `path` itself is a symbolic link to
+    /// a folder (`~/Downloads` on another disk): the watcher follows no link, so it
+    /// watches the folder the link leads to. Anything else is kept as it is (a
+    /// missing inbox, a link to nothing: the watch says what is wrong).
+    public func followingLinkedRoot() -> InboxConfiguration {
+        guard case .some(.some(let status)) = try? Sys.statusIfExists(path), status.isSymbolicLink,
+            case .some(let target) = try? Sys.realPath(path),
+            case .some(.some(let targetStatus)) = try? Sys.statusIfExists(target), targetStatus.isDirectory
+        else { return self }
+        var resolved = self
+        resolved.path = target
+        return resolved
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.path == rhs.path && lhs.keep == rhs.keep && lhs.link == rhs.link
     }
@@ -60,5 +74,14 @@ public struct InboxConfiguration: Hashable, Sendable {
         let base = workingDirectory ?? Sys.currentDirectory()
         let path = PathExpansion.absolute(rawPath, base: base, environment: environment)
         return InboxConfiguration(name: name, path: path, source: source)
+    }
+}
+
+extension Configuration {
+    /// The daemon's inboxes with each linked root followed (`followingLinkedRoot`).
+    public func followingLinkedInboxes() -> Configuration {
+        var resolved = self
+        resolved.inboxes = inboxes.map { $0.followingLinkedRoot() }
+        return resolved
     }
 }

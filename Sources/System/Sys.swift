@@ -117,6 +117,21 @@ public enum Sys {
         return BytePath(bytes: buffer[..<count])
     }
 
+    /// `realpath`: `path` with every symbolic link, `.` and `..` resolved.
+    public static func realPath(_ path: BytePath) throws(SystemError) -> BytePath {
+        while true {
+            if let resolved = path.withCString({ realpath($0, nil) }) {
+                defer { free(resolved) }
+                return BytePath(
+                    bytes: Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map {
+                        UInt8(bitPattern: $0)
+                    })
+            }
+            let error = Errno.current
+            if error != .interrupted { throw SystemError(error, call: "realpath", path: path) }
+        }
+    }
+
     /// `faccessat`: whether this process may read/write/enter the path (`R_OK`, `W_OK`, `X_OK`).
     public static func isAccessible(_ path: BytePath, mode: CInt) -> Bool {
         path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) == 0 }

@@ -40,6 +40,7 @@ struct WatchCommand: Command {
         let configuration: Configuration
         do {
             configuration = try (context.configuration ?? Configuration()).merging(flags: flags)
+                .followingLinkedInboxes()
         } catch {
             context.fail(error.description)
             return 2
@@ -62,7 +63,7 @@ struct WatchCommand: Command {
                 let file = try (configFile ?? ConfigFile.defaultPath()).map {
                     (path) throws(ConfigurationError) in try ConfigFile.load(path)
                 }
-                return try (file ?? Configuration()).merging(flags: flags)
+                return try (file ?? Configuration()).merging(flags: flags).followingLinkedInboxes()
             }
         } catch {
             context.fail(error.description)

@@ -96,6 +96,23 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// An inbox whose path is a symbolic link to a folder (`~/Downloads` on another
+    /// disk) is watched: the folder it leads to.
+    @Test func anInboxThatIsALinkToAFolderIsWatched() throws {
+        let scene = try DaemonScene()
+        let real = scene.folder.file("other-disk").appending("Downloads")
+        try Sys.makeDirectories(real)
+        let link = scene.folder.file("Downloads")
+        try Sys.symbolicLink(target: real, at: link)
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "QQ=\(link.display)", "--settle", "50"])
+        #expect(daemon.log.contains("watching 1 inbox(es)"), "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "linked inbox"), as: "a.jpg", into: link)
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(waitUntil { LibraryContents.files(below: real).isEmpty }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// Started without a config file, the daemon reads the default one on SIGHUP
     /// once it is written; a [library] setting that needs a restart says so.
     @Test func sighupReadsADefaultConfigFileWrittenSinceTheStart() throws {
