@@ -8,10 +8,24 @@ public enum SyncEngine: String, Sendable, Equatable {
     case syncthing = "Syncthing"
     case nextcloud = "the Nextcloud client"
 
-    /// The engine whose marker is in `folder`: Syncthing's `.stfolder`, or the
-    /// Nextcloud (and ownCloud) client's journal `.sync_*.db` / `._sync_*.db`.
-    /// Throws when the folder cannot be listed: that is not "no engine".
+    /// The engine that syncs `folder`: its marker is in the folder or in a folder
+    /// above it (an engine marks only the root of what it syncs, and an inbox may be
+    /// a sub-folder of it: `~/Nextcloud/InstantUpload/Camera`). Throws when `folder`
+    /// itself cannot be listed: that is not "no engine"; a folder above that cannot
+    /// be listed (another user's) is passed over.
     public static func owning(_ folder: BytePath) throws(SystemError) -> SyncEngine? {
+        if let engine = try marking(folder) { return engine }
+        var above = folder
+        while above.bytes.first == UInt8(ascii: "/"), above != BytePath("/") {
+            above = above.parent
+            if case .some(.some(let engine)) = try? marking(above) { return engine }
+        }
+        return nil
+    }
+
+    /// The engine whose marker is in `folder` itself: Syncthing's `.stfolder`, or
+    /// the Nextcloud (and ownCloud) client's journal `.sync_*.db` / `._sync_*.db`.
+    private static func marking(_ folder: BytePath) throws(SystemError) -> SyncEngine? {
         var found: SyncEngine? = nil
         for entry in try Sys.listDirectory(folder) {
             let name = entry.name.bytes

@@ -19,6 +19,18 @@ import Testing
         #expect(try SyncEngine.owning(folder.path) == .syncthing)
     }
 
+    /// An engine marks only the root of what it syncs: an inbox below it is synced too.
+    @Test func aMarkerInAFolderAboveCounts() throws {
+        let folder = try TemporaryFolder()
+        let inbox = folder.file("InstantUpload").appending("Camera")
+        try Sys.makeDirectories(inbox)
+        #expect(try SyncEngine.owning(inbox) == nil)
+        try writeFile(folder.file(".sync_5f3e2a1b9c0d.db"))
+        #expect(try SyncEngine.owning(inbox) == .nextcloud)
+        try Sys.makeDirectory(folder.file("InstantUpload").appending(".stfolder"))
+        #expect(try SyncEngine.owning(inbox) == .syncthing, "the nearest marker")
+    }
+
     @Test func ownCloudsOlderJournalNameCounts() throws {
         let folder = try TemporaryFolder()
         try writeFile(folder.file("._sync_a1b2c3.db"))
