@@ -50,11 +50,12 @@ package struct ConfigFileReader {
             case "link": configuration.link = try link(entry, at: at)
             case "settle":
                 configuration.settleMilliseconds = try count(
-                    entry, at: at, expected: "a whole number of milliseconds, 0 or more (300 is the default)")
+                    entry, at: at, in: Configuration.settleMilliseconds,
+                    expected: "a whole number of milliseconds from 0 to 3600000 (300 is the default)")
             case "rescan":
                 configuration.rescanMinutes = try count(
-                    entry, at: at,
-                    expected: "a whole number of minutes, 0 or more (0 = never, 60 is the default)")
+                    entry, at: at, in: Configuration.rescanMinutes,
+                    expected: "a whole number of minutes from 0 to 525600 (0 = never, 60 is the default)")
             case "desktop-thumbnails": configuration.desktopThumbnails = try boolean(entry, at: at)
             default:
                 throw .unknownKey(at: at, group: "library", key: entry.key)
@@ -155,12 +156,12 @@ package struct ConfigFileReader {
         }
     }
 
-    private func count(_ entry: KeyFile.Entry, at: ConfigurationSource, expected: String)
-        throws(ConfigurationError) -> Int
-    {
+    private func count(
+        _ entry: KeyFile.Entry, at: ConfigurationSource, in range: ClosedRange<Int>, expected: String
+    ) throws(ConfigurationError) -> Int {
         let value = try text(entry, at: at, expected: expected)
         guard !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let number = Int(String(decoding: value, as: UTF8.self))
+            let number = Int(String(decoding: value, as: UTF8.self)), range.contains(number)
         else {
             throw .badValue(at: at, key: entry.key, value: displayRaw(entry), expected: expected)
         }

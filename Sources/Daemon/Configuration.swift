@@ -13,6 +13,10 @@ public struct Configuration: Hashable, Sendable {
     public static let defaultSettleMilliseconds = 300
     /// The SPEC's default period of the cheap inbox rescan (`--rescan`); 0 = never.
     public static let defaultRescanMinutes = 60
+    /// The longest settle (an hour) and rescan interval (a year) the flags and the
+    /// config file take alike.
+    public static let settleMilliseconds = 0...3_600_000
+    public static let rescanMinutes = 0...525_600
 
     /// `[library] path` or `--library`; already `~`-expanded and absolute.
     /// Use `LibraryLocation.resolve` rather than reading this directly, as the

@@ -25,8 +25,8 @@ struct WatchCommand: Command {
             }
         }
         flags.link = try arguments.choice("--link", LinkKind.self)
-        flags.settleMilliseconds = try arguments.integer("--settle", in: 0...3_600_000)
-        flags.rescanMinutes = try arguments.integer("--rescan", in: 0...525_600)
+        flags.settleMilliseconds = try arguments.integer("--settle", in: Configuration.settleMilliseconds)
+        flags.rescanMinutes = try arguments.integer("--rescan", in: Configuration.rescanMinutes)
         if arguments.flag("--keep") { flags.keep = true }
         let extra = try arguments.operands()
         if !extra.isEmpty {

@@ -134,6 +134,8 @@ import Testing
         ("[library]\nsettle = 300 # default\n", 2, "milliseconds"),
         ("[library]\nrescan = hourly\n", 2, "minutes"),
         ("[library]\nrescan = 99999999999999999999999\n", 2, "minutes"),
+        ("[library]\nsettle = 4000000\n", 2, "from 0 to 3600000"),
+        ("[library]\nrescan = 600000\n", 2, "from 0 to 525600"),
         ("[inbox QQ]\npath = /q\nkeep = yes\n", 3, "true or false"),
         ("[library]\npath =\n", 2, "a folder"),
         ("[library]\npath = /bad\\qescape\n", 2, "backslash"),
