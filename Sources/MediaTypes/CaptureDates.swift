@@ -5,8 +5,9 @@ import PhotoFilerSystem
 /// date in the file name, else the file's mtime; absurd dates do not count.
 public enum CaptureDates {
     /// The first date of the chain that exists and is plausible (1826 ... next year).
-    /// The mtime is the last resort and is returned even when implausible: there is
-    /// nothing better to sort the asset by.
+    /// An mtime that is not (a clock never set, a copy tool's 2099) gives way to
+    /// `now`, the time the file is filed: an asset is never sorted into a year it
+    /// cannot have been taken in.
     public static func resolve(
         embedded: CaptureDate?, fileName: BytePath, modificationSeconds: Int64,
         timeZone: TimeZone = .current, now: Date = Date()
@@ -17,8 +18,13 @@ public enum CaptureDates {
         {
             return named
         }
+        if isPlausible(modificationSeconds, now: now) {
+            return CaptureDate(
+                secondsSinceEpoch: modificationSeconds, utcOffsetSeconds: nil, source: .modificationTime)
+        }
         return CaptureDate(
-            secondsSinceEpoch: modificationSeconds, utcOffsetSeconds: nil, source: .modificationTime)
+            secondsSinceEpoch: Int64(now.timeIntervalSince1970.rounded(.down)), utcOffsetSeconds: nil,
+            source: .added)
     }
 
     /// A date in a chat app's or camera's file name (`mmexport1701428096000.jpg`,

@@ -66,9 +66,10 @@ public struct MediaInfo: Sendable, Equatable {
 
 /// A moment a picture was taken, and the UTC offset to show it in.
 public struct CaptureDate: Sendable, Equatable, Hashable {
-    /// Where the date came from, first that exists (SPEC "Capture date").
+    /// Where the date came from, first that exists (SPEC "Capture date"); `added`
+    /// when not even the mtime is a plausible date: the time it was filed.
     public enum Source: String, Sendable, Codable {
-        case exif, container, fileName, modificationTime
+        case exif, container, fileName, modificationTime, added
     }
 
     /// The instant, in whole seconds since the Unix epoch (UTC).

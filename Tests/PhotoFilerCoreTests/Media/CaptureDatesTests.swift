@@ -123,4 +123,17 @@ import Testing
             resolve(nil, "holiday.jpg")
                 == CaptureDate(secondsSinceEpoch: mtime, utcOffsetSeconds: nil, source: .modificationTime))
     }
+
+    /// Not even the mtime counts when it is absurd (2099, 1779): the time of filing does.
+    @Test(arguments: [Int64(4_070_908_800), Int64(-6_000_000_000)])
+    func anAbsurdMtimeGivesWayToTheTimeOfFiling(mtime: Int64) {
+        let resolved = CaptureDates.resolve(
+            embedded: nil, fileName: "/inbox/holiday.jpg", modificationSeconds: mtime,
+            timeZone: Self.shanghai,
+            now: Self.now)
+        #expect(
+            resolved
+                == CaptureDate(
+                    secondsSinceEpoch: Int64(Self.now.timeIntervalSince1970.rounded(.down)), source: .added))
+    }
 }
