@@ -92,18 +92,41 @@ enum GalleryScript {
 
           // Server-Sent Events: filed, deleted, changed, each {"id": N}; after a reconnect the
           // browser's Last-Event-ID brings what it missed, or `reset` (reload everything).
+          // Every page of the origin shares one stream through a SharedWorker (a stream per tab
+          // used up the browser's six connections to the host); a share's pages have their own,
+          // opened with the share's token. Without SharedWorker, the page opens its own stream.
           const listeners = [];
-          function onChange(listener) {
-            if (listeners.length === 0) {
-              const source = new EventSource('/api/events');
-              for (const name of ['filed', 'deleted', 'changed', 'reset']) {
-                source.addEventListener(name, (event) => {
-                  const id = name === 'reset' ? null : JSON.parse(event.data).id;
-                  for (const each of listeners) each(name, id);
-                });
-              }
+          const events = (() => {
+            const deliver = (name, data) => {
+              const id = name === 'reset' ? null : JSON.parse(data).id;
+              for (const each of listeners) each(name, id);
+            };
+            if (typeof SharedWorker === 'undefined') {
+              let source = null;
+              return {
+                join() {
+                  source = new EventSource('/api/events');
+                  for (const name of ['filed', 'deleted', 'changed', 'reset']) {
+                    source.addEventListener(name, (event) => deliver(name, event.data));
+                  }
+                },
+                leave() { if (source) source.close(); source = null; },
+              };
             }
+            const worker = new SharedWorker('/static/events-worker.js',
+              { name: shared ? 'photofiler events of shared album ' + shared : 'photofiler events' });
+            worker.port.onmessage = (message) => deliver(message.data.name, message.data.data);
+            return { join() { worker.port.postMessage('join'); }, leave() { worker.port.postMessage('leave'); } };
+          })();
+          let listening = false;
+          function listen() { if (!listening) { listening = true; events.join(); } }
+          // A page that is done with events (a finished pick, a page left) lets the stream go.
+          function stopListening() { if (listening) { listening = false; events.leave(); } }
+          addEventListener('pagehide', stopListening);
+          addEventListener('pageshow', (event) => { if (event.persisted && listeners.length) listen(); });
+          function onChange(listener) {
             listeners.push(listener);
+            listen();
           }
 
           // Arrow keys move between tiles in reading order and by rows; Enter opens (links and buttons do).
@@ -396,12 +419,14 @@ enum GalleryScript {
               tile.setAttribute('aria-pressed', selected.has(id) ? 'true' : 'false');
               updateAdd();
             }
+            // The `pick` command's server ends once it has answered: its events are let go first.
             async function finish(url, message) {
+              stopListening();
               try {
                 await change('POST', url);
                 main.replaceChildren(el('p', { class: 'hint' }, message));
                 tools.replaceChildren();
-              } catch (error) { say(String(error)); }
+              } catch (error) { say(String(error)); listen(); }
             }
             // The gallery's own picker (no `pick` command waiting): Add shows what was picked, Cancel goes home.
             async function showPicked() {
@@ -410,6 +435,7 @@ enum GalleryScript {
               filter.set('ids', [...selected].join(','));
               try {
                 const picked = await (await change('POST', '/api/pick?' + filter)).json();
+                stopListening();
                 main.replaceChildren(
                   el('p', { class: 'hint' }, 'Picked ' + picked.length + ':'),
                   el('ul', { class: 'picked' }, ...picked.map((asset) => el('li', { 'data-picked': asset.id }, asset.path))));

@@ -47,13 +47,14 @@ enum Page {
         """
 }
 
-/// The script and the style sheet, embedded in the binary.
+/// The scripts and the style sheet, embedded in the binary.
 enum PageFiles {
     static func file(_ name: String) -> HTTPResponse {
         let (type, text): (String, String)
         switch name {
         case "gallery.js": (type, text) = ("text/javascript; charset=utf-8", GalleryScript.text)
         case "gallery.css": (type, text) = ("text/css; charset=utf-8", GalleryStyle.text)
+        case "events-worker.js": (type, text) = ("text/javascript; charset=utf-8", EventsWorkerScript.text)
         default: return .error(404, "There is no /static/\(name).")
         }
         return HTTPResponse(

@@ -90,7 +90,9 @@ def browser():
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,900", "--lang=en-US"):
         options.add_argument(argument)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(20)  # a page that cannot get a connection fails, not hangs
+    return driver
 
 
 def ready(driver, timeout=20):
@@ -169,6 +171,35 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{new_id}"]'))
         check(True, f"asset {new_id}, saved while the album was open, appeared without a reload")
         driver.save_screenshot(os.path.join(ARTIFACTS, "album.png"))
+
+        # Eight more album tabs: every page of the origin shares one event stream (one each
+        # used up the browser's six connections to the host, and later pages never loaded).
+        first_tab = driver.current_window_handle
+        for album in ["Examples", "Holiday", "Live"] * 2 + ["Examples", "Holiday"]:
+            driver.switch_to.new_window("tab")
+            driver.get(base + "/albums/" + album)
+            ready(driver)
+        last_tab = driver.current_window_handle
+        check(True, "the eighth extra album tab loaded")
+        driver.switch_to.new_window("tab")
+        driver.get(base + f"/assets/{new_id}")
+        ready(driver)
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+            "const i = document.querySelector('figure img'); return i !== null && i.complete && i.naturalWidth > 0"))
+        check(True, "with nine album tabs open, an asset page loads its picture")
+        driver.close()
+        driver.switch_to.window(last_tab)
+        later_file = os.path.join(work, "arrived-later.jpg")
+        with open(later_file, "wb") as f:
+            f.write(unique_jpeg("arrival with many tabs"))
+        later_id = photofiler(library, "save", "--album", "Holiday", later_file).strip()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{later_id}"]'))
+        check(True, f"asset {later_id} appeared live in the last of nine album tabs")
+        for handle in driver.window_handles:
+            if handle != first_tab:
+                driver.switch_to.window(handle)
+                driver.close()
+        driver.switch_to.window(first_tab)
 
         # A Live Photo moves while the mouse is over it: in the grid, then on its own page.
         driver.get(base + "/albums/Live")

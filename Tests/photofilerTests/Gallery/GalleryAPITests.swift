@@ -268,6 +268,11 @@ import Testing
         #expect(
             try server.request("GET", "/static/gallery.css").header("content-type")
                 == "text/css; charset=utf-8")
+        // The SharedWorker that holds the origin's one event stream: a script by its MIME type (nosniff).
+        let worker = try server.request("GET", "/static/events-worker.js")
+        #expect(worker.status == 200)
+        #expect(worker.header("content-type") == "text/javascript; charset=utf-8")
+        #expect(worker.text.contains("new EventSource('/api/events')"))
     }
 }
 
