@@ -218,7 +218,10 @@ enum GalleryScript {
               const attributes = { class: 'tile', 'data-asset-id': asset.id, 'data-created': asset.created, title: label };
               let tile;
               if (pick) {
-                tile = el('button', Object.assign(attributes, { type: 'button', 'aria-pressed': 'false' }), image, badge);
+                // A picked asset stays picked when a filter draws its tile again.
+                const picked = selected.has(asset.id);
+                attributes.class += picked ? ' selected' : '';
+                tile = el('button', Object.assign(attributes, { type: 'button', 'aria-pressed': String(picked) }), image, badge);
                 tile.addEventListener('click', () => toggle(asset.id, tile));
               } else {
                 tile = el('a', Object.assign(attributes, { href: '/assets/' + asset.id }), image, badge);
