@@ -48,6 +48,10 @@ enum GalleryScript {
             return what + ' ' + asset.originalName + ', ' + asset.created.slice(0, 10);
           }
           if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
+          // The sticky bar's height (its tools wrap on a narrow window), for the style sheet's scroll-padding.
+          const bar = document.querySelector('.bar');
+          new ResizeObserver(() => document.documentElement.style.setProperty('--bar-height', bar.offsetHeight + 'px'))
+            .observe(bar);
 
           // A Live Photo moves while the mouse is over it, while a finger holds it (a long
           // press), or while it has the keyboard's focus: its video (the paired file, or the

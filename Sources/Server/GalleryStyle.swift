@@ -3,6 +3,8 @@ enum GalleryStyle {
     static let text = #"""
         :root { color-scheme: light dark; --gap: 4px; --tile: 180px; --accent: #2f7de1; }
         * { box-sizing: border-box; }
+        /* A month or tile scrolled to (the scrubber, the arrow keys) comes to rest below the sticky bar. */
+        html { scroll-padding-top: calc(var(--bar-height, 56px) + 8px); }
         body { margin: 0; font: 15px/1.4 system-ui, sans-serif; background: Canvas; color: CanvasText; }
         .bar { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center; gap: 12px;
                padding: 8px 16px; background: color-mix(in srgb, Canvas 92%, CanvasText); }

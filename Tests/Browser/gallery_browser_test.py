@@ -201,6 +201,25 @@ def main():
                 driver.close()
         driver.switch_to.window(first_tab)
 
+        # The scrubber and the arrow keys scroll their month or tile to below the sticky header, not under it.
+        driver.set_window_size(500, 800)
+        driver.get(base + "/albums/Examples")
+        ready(driver)
+        month = driver.find_elements(By.CSS_SELECTOR, ".scrubber a")[2].get_attribute("data-month")
+        driver.find_element(By.CSS_SELECTOR, f'.scrubber a[data-month="{month}"]').click()
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "return window.scrollY > 0 && document.activeElement.matches('#month-' + arguments[0] + ' .tile')", month))
+        visible = ("const box = arguments[0].getBoundingClientRect();"
+                   "const top = document.elementFromPoint(box.left + 5, box.top + 5);"
+                   "return top !== null && top.closest('header') === null;")
+        check(driver.execute_script(visible, driver.find_element(By.CSS_SELECTOR, f"#month-{month} h2")),
+              f"the scrubber scrolled {month}'s heading to below the header")
+        for _ in range(2):  # the first tile above is in view already; the second is not
+            driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        check(driver.execute_script(visible, driver.switch_to.active_element),
+              "the arrow keys scroll the tile they move to below the header")
+        driver.set_window_size(1280, 900)
+
         # A Live Photo moves while the mouse is over it: in the grid, then on its own page.
         driver.get(base + "/albums/Live")
         ready(driver)
