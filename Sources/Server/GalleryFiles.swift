@@ -17,13 +17,43 @@ extension Gallery {
         return response
     }
 
-    /// The roll file (or its copy in Recently Deleted) with its MIME type; one `Range` honoured.
+    /// The roll file (or its copy in Recently Deleted) with its MIME type, named as it
+    /// was filed (a download saves it under that name, not as `original`); one `Range` honoured.
     func original(of asset: AssetRecord, request: HTTPRequest) -> HTTPResponse {
         let path = catalog.layout.absolute(asset.currentPath)
         guard let (fd, size) = Self.open(path) else {
             return .error(404, "The file of asset \(asset.id) is not in the library any more.")
         }
-        return Self.ranged(fd, start: 0, size: size, mimeType: asset.info.mimeType, request: request)
+        var response = Self.ranged(fd, start: 0, size: size, mimeType: asset.info.mimeType, request: request)
+        if response.status != 416 {
+            response.addHeader("Content-Disposition", Self.contentDisposition(naming: asset.originalName))
+        }
+        return response
+    }
+
+    /// `inline` with a file name (RFC 6266): `filename` an ASCII stand-in for clients
+    /// that know no better, `filename*` the name as UTF-8, percent-encoded (RFC 8187).
+    /// A name is bytes: one that is not UTF-8 shows U+FFFD for its bad bytes. No byte of
+    /// the name can end the quoted string or the header.
+    static func contentDisposition(naming name: BytePath) -> String {
+        let text = name.display
+        let plain = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            (0x20..<0x7F).contains(scalar.value) && !"\"\\%".unicodeScalars.contains(scalar) ? scalar : "_"
+        }
+        let fallback = String(String.UnicodeScalarView(plain))
+        // RFC 8187's attr-char stays as it is; every other byte is %XX.
+        let attributeCharacters = Set(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var encoded = String.UnicodeScalarView()
+        for byte in text.utf8 {
+            if attributeCharacters.contains(byte) {
+                encoded.append(Unicode.Scalar(byte))
+            } else {
+                encoded.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        return "inline; filename=\"\(fallback)\"; filename*=UTF-8''\(String(encoded))"
     }
 
     /// A Live Photo's video, to play in the page: the paired file, or the byte range

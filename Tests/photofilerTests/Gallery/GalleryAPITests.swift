@@ -197,6 +197,32 @@ import Testing
         #expect(outside.header("content-range") == "bytes */\(bytes.count)")
     }
 
+    /// A direct download of an original saves it under its original name: an ASCII
+    /// `filename` with nothing that could end its quotes or the header, and the whole
+    /// name as percent-encoded UTF-8 in `filename*` (U+FFFD for bytes that are not UTF-8).
+    @Test(arguments: [
+        (Array("IMG_1.jpg".utf8), "inline; filename=\"IMG_1.jpg\"; filename*=UTF-8''IMG_1.jpg"),
+        (
+            Array("Café \"x\"\\;%\r\n.jpg".utf8),
+            "inline; filename=\"Caf_ _x__;___.jpg\"; filename*=UTF-8''Caf%C3%A9%20%22x%22%5C%3B%25%0D%0A.jpg"
+        ),
+        (
+            Array("bad".utf8) + [0xFF] + Array(".jpg".utf8),
+            "inline; filename=\"bad_.jpg\"; filename*=UTF-8''bad%EF%BF%BD.jpg"
+        ),
+    ])
+    func anOriginalIsNamedAsItWasFiled(name: [UInt8], disposition: String) throws {
+        let library = try TestLibrary()
+        let file = try library.input(bytes: Pictures.uniqueJPEG(0, tag: "named"), name: BytePath(bytes: name))
+        let id = try #require(try library.save([file]).first)
+        let server = try GalleryProcess(library: library.root)
+        let original = try server.request("GET", "/api/assets/\(id)/original")
+        #expect(original.status == 200)
+        #expect(original.header("content-disposition") == disposition)
+        let part = try server.request("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=0-9"])
+        #expect(part.header("content-disposition") == disposition)
+    }
+
     /// A thumbnail that cannot be looked at (a failing disk, injected) is no missing
     /// one: 503, not 404, with no path of the server's disk in the answer; the
     /// server's log names the folder to fix, once.
