@@ -93,6 +93,12 @@ enum GalleryScript {
             return { start, stop };
           }
           const isLive = (asset) => asset.subtypes.includes('live') && asset.liveVideo;
+          // A picture whose thumbnail cannot be made (a file that cannot be decoded) shows a
+          // neutral placeholder rather than a broken image.
+          function orPlaceholder(image, label) {
+            image.addEventListener('error', () => image.replaceWith(el('span', { class: 'placeholder', role: 'img', 'aria-label': label })));
+            return image;
+          }
 
           // Server-Sent Events: filed, deleted, changed, each {"id": N}; after a reconnect the
           // browser's Last-Event-ID brings what it missed, or `reset` (reload everything).
@@ -180,7 +186,8 @@ enum GalleryScript {
               const count = album.count + (album.count === 1 ? ' item' : ' items');
               const cover = album.cover === null
                 ? el('div', { class: 'empty', role: 'img', 'aria-label': album.name + ' is empty' })
-                : el('img', { src: thumbnail(album.cover), alt: 'Cover of ' + album.name, decoding: 'async' });
+                : orPlaceholder(el('img', { src: thumbnail(album.cover), alt: 'Cover of ' + album.name, decoding: 'async' }),
+                                'Cover of ' + album.name);
               grid.append(el('a', { class: 'tile album', role: 'listitem', href: albumHref(album.name),
                                    'data-album': album.name, 'aria-label': album.name + ', ' + count },
                 cover, el('span', { class: 'caption' }, el('strong', {}, album.name), el('span', { class: 'count' }, count))));
@@ -216,7 +223,7 @@ enum GalleryScript {
 
             function tileFor(asset) {
               const label = describe(asset);
-              const image = el('img', { src: thumbnail(asset.id), alt: label, loading: 'lazy', decoding: 'async' });
+              const image = orPlaceholder(el('img', { src: thumbnail(asset.id), alt: label, loading: 'lazy', decoding: 'async' }), label);
               const badge = asset.mediaType === 'video' ? el('span', { class: 'badge', 'aria-hidden': 'true' }, '▶')
                 : asset.subtypes.includes('live') ? el('span', { class: 'badge', 'aria-hidden': 'true' }, 'LIVE') : null;
               const attributes = { class: 'tile', 'data-asset-id': asset.id, 'data-created': asset.created, title: label };
@@ -477,8 +484,10 @@ enum GalleryScript {
               view = el('video', { src: original, controls: true, preload: 'metadata', 'aria-label': describe(asset) });
             } else {
               const image = el('img', { src: thumbnail(id, 1024), alt: describe(asset) });
+              // Without a rendition the browser may still show the original itself; failing that, the placeholder.
               const shows = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif'].includes(asset.mimeType);
-              image.addEventListener('error', () => { if (shows) image.src = original; }, { once: true });
+              if (shows) image.addEventListener('error', () => { image.src = original; orPlaceholder(image, describe(asset)); }, { once: true });
+              else orPlaceholder(image, describe(asset));
               view = image;
               if (isLive(asset)) {
                 view = el('span', { class: 'live-frame live', tabindex: '0', 'aria-label': describe(asset) + ' (hover, press or focus to play)' },

@@ -42,7 +42,9 @@ enum GalleryStyle {
         .tile.selected::after { content: "✓"; position: absolute; top: 6px; right: 6px; width: 24px; height: 24px;
                                 border-radius: 12px; background: var(--accent); color: white; text-align: center; }
         .album.tile { aspect-ratio: auto; background: none; overflow: visible; }
-        .album.tile img, .album.tile .empty { width: 100%; height: auto; aspect-ratio: 1; object-fit: cover;
+        .placeholder { display: block; width: 100%; height: 100%; background: #8883; }
+        .viewer .placeholder { width: min(100%, 640px); height: auto; aspect-ratio: 4 / 3; }
+        .album.tile img, .album.tile .empty, .album.tile .placeholder { width: 100%; height: auto; aspect-ratio: 1; object-fit: cover;
                                               border-radius: 6px; background: #8883; }
         .caption { display: flex; flex-direction: column; padding: 4px 2px; }
         .count { opacity: .7; font-size: 13px; }

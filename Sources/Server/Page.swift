@@ -20,6 +20,7 @@ enum Page {
             <meta name="photofiler-token" content="\(htmlEscaped(token))">
             <title>photofiler</title>
             <link rel="stylesheet" href="/static/gallery.css">
+            <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
             <script src="/static/gallery.js" defer></script>
             </head>
             <body\(data)>
@@ -39,7 +40,8 @@ enum Page {
         <!doctype html>
         <html lang="en">
         <head><meta charset="utf-8"><title>Not found · photofiler</title>
-        <link rel="stylesheet" href="/static/gallery.css"></head>
+        <link rel="stylesheet" href="/static/gallery.css">
+        <link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>
         <body><header class="bar"><a class="home" href="/">photofiler</a><h1>Not found</h1></header>
         <main><p class="hint">There is nothing here: the album or asset does not exist, or this link does not open it.</p></main>
         </body>
@@ -47,13 +49,20 @@ enum Page {
         """
 }
 
-/// The scripts and the style sheet, embedded in the binary.
+/// The scripts, the style sheet and the icon, embedded in the binary.
 enum PageFiles {
+    /// The pages' icon (declared by each page: the browser asks for no `/favicon.ico`).
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2f7de1"/>\
+        <circle cx="11" cy="5" r="2" fill="#fff"/><path d="M2 13l4-5 3 3 2-2 3 4z" fill="#fff"/></svg>
+        """
+
     static func file(_ name: String) -> HTTPResponse {
         let (type, text): (String, String)
         switch name {
         case "gallery.js": (type, text) = ("text/javascript; charset=utf-8", GalleryScript.text)
         case "gallery.css": (type, text) = ("text/css; charset=utf-8", GalleryStyle.text)
+        case "icon.svg": (type, text) = ("image/svg+xml", icon)
         case "events-worker.js": (type, text) = ("text/javascript; charset=utf-8", EventsWorkerScript.text)
         default: return .error(404, "There is no /static/\(name).")
         }

@@ -69,6 +69,26 @@ def motion_photo(work):
     return path
 
 
+def undecodable_heic(work):
+    """A HEIC whose picture data is zeroed: its boxes and metadata are intact, so it
+    is filed, but no thumbnail can be made of it."""
+    with open(os.path.join(ROOT, "Tests", "Fixtures", "corpus", "libheif_example.heic"), "rb") as f:
+        data = bytearray(f.read())
+    offset = 0
+    while offset + 8 <= len(data):
+        size = struct.unpack(">I", data[offset:offset + 4])[0]
+        if size < 8:
+            break
+        if data[offset + 4:offset + 8] == b"mdat":
+            end = min(offset + size, len(data))
+            data[offset + 8:end] = bytes(end - offset - 8)
+        offset += size
+    path = os.path.join(work, "undecodable.heic")
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
 PLAYING = ("const v = document.querySelector('[data-live-video=\"' + arguments[0] + '\"]');"
            "return v !== null && !v.paused && v.readyState >= 2 && v.currentTime > 0;")
 PAUSED = ("const v = document.querySelector('[data-live-video=\"' + arguments[0] + '\"]');"
@@ -90,6 +110,7 @@ def browser():
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,900", "--lang=en-US"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)  # a page that cannot get a connection fails, not hangs
     return driver
@@ -98,6 +119,11 @@ def browser():
 def ready(driver, timeout=20):
     WebDriverWait(driver, timeout).until(
         lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+
+
+def console_errors(driver):
+    """The SEVERE entries of the browser's console since the last look: failed loads, script errors."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def check(condition, message):
@@ -138,6 +164,8 @@ def main():
             "return images.length === arguments[0] && images.every(i => i.complete && i.naturalWidth > 0);", covered))
         check(True, f"all {covered} covers loaded (naturalWidth > 0)")
         driver.save_screenshot(os.path.join(ARTIFACTS, "albums.png"))
+        errors = console_errors(driver)
+        check(not errors, f"the albums page logs no console errors {errors}")
 
         # An album: its assets, newest first by month; the first screen's timing.
         driver.get(base + "/albums/Examples")
@@ -171,6 +199,8 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{new_id}"]'))
         check(True, f"asset {new_id}, saved while the album was open, appeared without a reload")
         driver.save_screenshot(os.path.join(ARTIFACTS, "album.png"))
+        errors = console_errors(driver)
+        check(not errors, f"the album page logs no console errors {errors}")
 
         # Eight more album tabs: every page of the origin shares one event stream (one each
         # used up the browser's six connections to the host, and later pages never loaded).
@@ -200,6 +230,8 @@ def main():
                 driver.switch_to.window(handle)
                 driver.close()
         driver.switch_to.window(first_tab)
+        errors = console_errors(driver)
+        check(not errors, f"the tabs log no console errors {errors}")
 
         # The scrubber and the arrow keys scroll their month or tile to below the sticky header, not under it.
         driver.set_window_size(500, 800)
@@ -245,6 +277,8 @@ def main():
         ready(driver)
         check("Download original" in driver.page_source, "the asset page offers its original")
         driver.save_screenshot(os.path.join(ARTIFACTS, "asset.png"))
+        errors = console_errors(driver)
+        check(not errors, f"the Live Photo and asset pages log no console errors {errors}")
 
         # The picker: `pick` opens its page through $BROWSER; a click picks, Add returns it.
         opened = os.path.join(work, "opened.txt")
@@ -310,6 +344,21 @@ def main():
         shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "[data-picked]")]
         paths = [json.loads(photofiler(library, "info", i, "--json"))["path"] for i in chosen]
         check(sorted(shown) == sorted(paths), f"the gallery's picker shows the picked roll paths {paths}")
+        errors = console_errors(driver)
+        check(not errors, f"the pickers log no console errors {errors}")
+
+        # A picture no thumbnail can be made of: its tile and its album's cover are a neutral
+        # placeholder, not a broken image; the thumbnail's 404 is the one error in the console.
+        broken_id = photofiler(library, "save", "--album", "Broken", undecodable_heic(work)).strip()
+        no_broken_image = ("return document.querySelectorAll('.placeholder').length > 0"
+                           " && [...document.images].every(i => !i.complete || i.naturalWidth > 0);")
+        for page, what in [("/albums/Broken", "its tile"), ("/", "its album's cover"), (f"/assets/{broken_id}", "its page")]:
+            driver.get(base + page)
+            ready(driver)
+            WebDriverWait(driver, 20).until(lambda d: d.execute_script(no_broken_image))
+            errors = console_errors(driver)
+            check(all(f"/api/assets/{broken_id}/thumbnail" in e and "404" in e for e in errors),
+                  f"an undecodable picture's thumbnail shows as a placeholder on {what} ({len(errors)} 404 logged)")
 
         if "--update-docs" in sys.argv:
             docs = os.path.join(ROOT, "docs")

@@ -283,6 +283,7 @@ import Testing
             #expect(page.text.contains("<meta name=\"photofiler-token\""))
             #expect(page.text.contains("<script src=\"/static/gallery.js\""))
             #expect(!page.text.contains("<script>"), "no inline script")
+            #expect(page.text.contains("<link rel=\"icon\" href=\"/static/icon.svg\""))
         }
         #expect(try server.request("GET", "/albums/Trip").text.contains("data-album=\"Trip\""))
         #expect(try server.request("GET", "/albums/Nowhere").status == 404)
@@ -294,6 +295,8 @@ import Testing
         #expect(
             try server.request("GET", "/static/gallery.css").header("content-type")
                 == "text/css; charset=utf-8")
+        // The icon every page declares, so that the browser asks for no /favicon.ico (a 404 in its console).
+        #expect(try server.request("GET", "/static/icon.svg").header("content-type") == "image/svg+xml")
         // The SharedWorker that holds the origin's one event stream: a script by its MIME type (nosniff).
         let worker = try server.request("GET", "/static/events-worker.js")
         #expect(worker.status == 200)
