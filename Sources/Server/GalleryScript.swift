@@ -24,6 +24,7 @@ enum GalleryScript {
             return node;
           }
           function say(text) { statusLine.textContent = text; }
+          const countText = (count) => count + (count === 1 ? ' item' : ' items');
           function setTitle(text) { document.getElementById('title').textContent = text; document.title = text + ' · photofiler'; }
           async function getJSON(url) {
             const response = await fetch(url, { credentials: 'same-origin' });
@@ -183,7 +184,7 @@ enum GalleryScript {
             const albums = await getJSON('/api/albums');
             const grid = el('div', { class: 'grid albums', role: 'list' });
             for (const album of albums) {
-              const count = album.count + (album.count === 1 ? ' item' : ' items');
+              const count = countText(album.count);
               const cover = album.cover === null
                 ? el('div', { class: 'empty', role: 'img', 'aria-label': album.name + ' is empty' })
                 : orPlaceholder(el('img', { src: thumbnail(album.cover), alt: 'Cover of ' + album.name, decoding: 'async' }),
@@ -263,7 +264,6 @@ enum GalleryScript {
               scrubber.replaceChildren();
               const timeline = await getJSON('/api/timeline?' + query());
               if (mine !== generation) return;
-              if (timeline.length === 0) months.append(el('p', { class: 'hint' }, 'Nothing here yet.'));
               columns = Math.max(1, Math.floor((months.clientWidth || 800) / 184));
               // Newest first, as the timeline lists them: each month goes at the end.
               const sectionNodes = document.createDocumentFragment();
@@ -279,7 +279,43 @@ enum GalleryScript {
               for (const entry of sections.values()) observer.observe(entry.node);
               // The newest month is on screen: its assets are asked for now, not after the observer's first frame.
               if (timeline.length) loadMonth(sections.get(timeline[0].month));
-              say(timeline.reduce((sum, m) => sum + m.count, 0) + ' items');
+              showCount();
+            }
+
+            // The count of what the album and filters show, or why nothing is shown.
+            function showCount() {
+              const total = [...sections.values()].reduce((sum, entry) => sum + entry.count, 0);
+              say(countText(total));
+              const hint = months.querySelector(':scope > .hint');
+              if (total > 0) { if (hint) hint.remove(); return; }
+              const filtered = filter.name || filter.from || filter.to || (filter.media && !options.media);
+              const text = filtered ? 'Nothing matches these filters.' : 'Nothing here yet.';
+              if (hint) hint.textContent = text; else months.append(el('p', { class: 'hint' }, text));
+            }
+
+            // After live changes, each month's count comes from the timeline again: a month
+            // left empty goes, with its scrubber link, and the status line counts anew.
+            let recountLater = null;
+            function recountSoon() { clearTimeout(recountLater); recountLater = setTimeout(recount, 200); }
+            async function recount() {
+              const mine = generation;
+              const timeline = await getJSON('/api/timeline?' + query());
+              if (mine !== generation) return;
+              const counts = new Map(timeline.map(({ month, count }) => [month, count]));
+              for (const entry of [...sections.values()]) {
+                if (counts.has(entry.month)) entry.count = counts.get(entry.month);
+                else removeSection(entry);
+              }
+              for (const [month, count] of counts) if (!sections.has(month)) addSection(month, count);
+              showCount();
+            }
+
+            function removeSection(entry) {
+              observer.unobserve(entry.node);
+              entry.node.remove();
+              scrubber.querySelector('[data-month="' + entry.month + '"]').remove();
+              for (const tile of entry.grid.querySelectorAll('[data-asset-id]')) tiles.delete(Number(tile.dataset.assetId));
+              sections.delete(entry.month);
             }
 
             function scrubberLink(entry) {
@@ -295,7 +331,8 @@ enum GalleryScript {
             // A month that a new asset brings (the timeline had none of it).
             function addSection(month, count) {
               const entry = section(month, count);
-              const later = [...sections.values()].find((other) => other.month < month);
+              const later = [...sections.values()].filter((other) => other.month < month)
+                .reduce((newest, other) => (newest && newest.month > other.month ? newest : other), null);
               months.insertBefore(entry.node, later ? later.node : null);
               const laterLink = later ? scrubber.querySelector('[data-month="' + later.month + '"]') : null;
               scrubber.insertBefore(scrubberLink(entry), laterLink);
@@ -364,8 +401,7 @@ enum GalleryScript {
               updateAdd();
             }
 
-            onChange(async (change, id) => {
-              if (change === 'reset') { reload(); return; }
+            async function follow(change, id) {
               if (change === 'deleted' && album !== 'Recently Deleted') { forget(id); return; }
               let asset;
               try { asset = await getJSON('/api/assets/' + id); } catch (error) { forget(id); return; }
@@ -375,7 +411,10 @@ enum GalleryScript {
               const entry = sections.get(month) || addSection(month, 0);
               if (entry.count === 0 || entry.loaded) place(asset, entry);
               entry.count += 1;
-              if (months.querySelector('.hint')) months.querySelector('.hint').remove();
+            }
+            onChange((change, id) => {
+              if (change === 'reset') reload();
+              else follow(change, id).then(recountSoon);
             });
 
             // The filters: media type (all, images, videos, Live Photos), name, date range.

@@ -233,6 +233,42 @@ def main():
         errors = console_errors(driver)
         check(not errors, f"the tabs log no console errors {errors}")
 
+        # The status line counts what is shown as assets come and go; a month emptied loses its
+        # heading and scrubber link; a filter that matches nothing says so.
+        def unique_copy(name, tag):
+            with open(os.path.join(PICTURES, name), "rb") as f:
+                data = f.read()
+            path = os.path.join(work, tag + "-" + name)
+            with open(path, "wb") as f:
+                f.write(data + tag.encode())  # after the picture's end: new bytes, same picture and date
+            return path
+
+        def status_is(text):
+            return lambda d: d.find_element(By.ID, "status").text == text
+
+        def months_shown():
+            return [a.get_attribute("data-month") for a in driver.find_elements(By.CSS_SELECTOR, ".scrubber a")]
+
+        kept = photofiler(library, "save", "--album", "Counted", unique_copy("sunset.jpg", "counted")).strip()
+        driver.get(base + "/albums/Counted")
+        ready(driver)
+        check(driver.find_element(By.ID, "status").text == "1 item", "one asset is '1 item'")
+        gone = photofiler(library, "save", "--album", "Counted", unique_copy("harbour.jpg", "counted")).strip()
+        gone_month = json.loads(photofiler(library, "info", gone, "--json"))["created"][:7]
+        check(gone_month != json.loads(photofiler(library, "info", kept, "--json"))["created"][:7],
+              "the two assets are from different months")
+        WebDriverWait(driver, 10).until(status_is("2 items"))
+        check(gone_month in months_shown(), "an asset that arrives updates the count, its month is in the scrubber")
+        photofiler(library, "rm", gone)
+        WebDriverWait(driver, 10).until(status_is("1 item"))
+        WebDriverWait(driver, 10).until(lambda d: gone_month not in months_shown()
+                                        and not d.find_elements(By.ID, "month-" + gone_month))
+        check(True, "an asset that goes updates the count; its emptied month loses heading and scrubber link")
+        driver.find_element(By.CSS_SELECTOR, 'input[type="search"]').send_keys("no such name")
+        WebDriverWait(driver, 10).until(status_is("0 items"))
+        check(driver.find_element(By.CSS_SELECTOR, "#main .hint").text == "Nothing matches these filters.",
+              "a filter that matches nothing says so")
+
         # The scrubber and the arrow keys scroll their month or tile to below the sticky header, not under it.
         driver.set_window_size(500, 800)
         driver.get(base + "/albums/Examples")
