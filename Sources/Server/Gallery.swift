@@ -193,20 +193,32 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             } catch {
                 return .error(400, (error as? BadParameter)?.message ?? "\(error)")
             }
-            if let album = filter.album, case .missing = resolveAlbum(album, scope: .library) {
-                return .html(Page.notFound, status: 404)
-            }
         }
         var attributes = filter.pageAttributes
+        if let album = filter.album {
+            switch resolveAlbum(album, scope: .library) {
+            case .found(let query): attributes.merge(Self.kindAttributes(query)) { $1 }
+            case .missing, .invalid: if picker == nil { return .html(Page.notFound, status: 404) }
+            }
+        }
         if picker != nil { attributes["pick-ends"] = "true" }
         return page(.pick, scope: .library, attributes: attributes)
     }
 
     private func albumPage(named name: String, request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
         switch resolveAlbum(name, scope: scope) {
-        case .found: return page(.album, scope: scope, attributes: ["album": name])
+        case .found(let query):
+            return page(
+                .album, scope: scope, attributes: ["album": name].merging(Self.kindAttributes(query)) { $1 })
         case .missing, .invalid: return .html(Page.notFound, status: 404)
         }
+    }
+
+    /// `smart-album` when the album a page shows is a smart one: its live updates then
+    /// follow the smart album's rule. A user album may have a smart album's name (an
+    /// inbox named Screenshots); then the name means the user's album, as everywhere.
+    private static func kindAttributes(_ query: AssetQuery) -> [String: String] {
+        query.smartAlbum == nil ? [:] : ["smart-album": "true"]
     }
 
     private func assetPage(_ text: String, scope: AccessScope) -> HTTPResponse {

@@ -11,8 +11,6 @@ enum GalleryScript {
           const main = document.getElementById('main');
           const tools = document.getElementById('tools');
           const statusLine = document.getElementById('status');
-          const smartAlbums = ['Videos', 'Live Photos', 'Animated', 'Screenshots', 'Recently Added', 'Favorites',
-                               'Recently Deleted'];
 
           function el(tag, attributes, ...children) {
             const node = document.createElement(tag);
@@ -183,7 +181,11 @@ enum GalleryScript {
             setTitle(shared ? 'Shared album' : 'Albums');
             const albums = await getJSON('/api/albums');
             const grid = el('div', { class: 'grid albums', role: 'list' });
+            // A user album may have a smart album's name (an inbox named Screenshots): the name
+            // then means the user's album, here as on the command line, and the smart one is not shown.
+            const userAlbums = new Set(albums.filter((album) => album.kind === 'user').map((album) => album.name));
             for (const album of albums) {
+              if (album.kind === 'smart' && userAlbums.has(album.name)) continue;
               const count = countText(album.count);
               const cover = album.cover === null
                 ? el('div', { class: 'empty', role: 'img', 'aria-label': album.name + ' is empty' })
@@ -200,6 +202,8 @@ enum GalleryScript {
           // An album or the picker: months from /api/timeline, each month's assets loaded as it nears the view.
           function albumView(options) {
             const album = options.album;
+            // The smart album this page shows, if it is one (its name alone does not tell).
+            const smart = options.smart ? album : null;
             const pick = options.pick;
             const filter = { media: options.media || '', name: '', from: '', to: '' };
             const sections = new Map();
@@ -374,14 +378,14 @@ enum GalleryScript {
 
             function belongs(asset) {
               const name = album || shared;
-              if (asset.deleted) { if (name !== 'Recently Deleted') return false; }
-              else if (name === 'Recently Deleted') return false;
-              if (name && !smartAlbums.includes(name) && !asset.albums.includes(name)) return false;
-              if (name === 'Videos' && asset.mediaType !== 'video') return false;
-              if (name === 'Live Photos' && !asset.subtypes.includes('live')) return false;
-              if (name === 'Animated' && !asset.subtypes.includes('animated')) return false;
-              if (name === 'Screenshots' && !asset.subtypes.includes('screenshot')) return false;
-              if (name === 'Favorites' && !asset.favorite) return false;
+              if (asset.deleted) { if (smart !== 'Recently Deleted') return false; }
+              else if (smart === 'Recently Deleted') return false;
+              if (name && !smart && !asset.albums.includes(name)) return false;
+              if (smart === 'Videos' && asset.mediaType !== 'video') return false;
+              if (smart === 'Live Photos' && !asset.subtypes.includes('live')) return false;
+              if (smart === 'Animated' && !asset.subtypes.includes('animated')) return false;
+              if (smart === 'Screenshots' && !asset.subtypes.includes('screenshot')) return false;
+              if (smart === 'Favorites' && !asset.favorite) return false;
               if (filter.media === 'image' && asset.mediaType !== 'image') return false;
               if (filter.media === 'video' && asset.mediaType !== 'video') return false;
               if (filter.media === 'live' && !asset.subtypes.includes('live')) return false;
@@ -402,7 +406,7 @@ enum GalleryScript {
             }
 
             async function follow(change, id) {
-              if (change === 'deleted' && album !== 'Recently Deleted') { forget(id); return; }
+              if (change === 'deleted' && smart !== 'Recently Deleted') { forget(id); return; }
               let asset;
               try { asset = await getJSON('/api/assets/' + id); } catch (error) { forget(id); return; }
               if (!belongs(asset)) { forget(id); return; }
@@ -572,9 +576,9 @@ enum GalleryScript {
           }
 
           const shown = kind === 'albums' ? showAlbums().then(() => onChange(() => { clearTimeout(showAlbums.later); showAlbums.later = setTimeout(showAlbums, 300); }))
-            : kind === 'album' ? (setTitle(body.dataset.album), albumView({ album: body.dataset.album }))
+            : kind === 'album' ? (setTitle(body.dataset.album), albumView({ album: body.dataset.album, smart: body.dataset.smartAlbum === 'true' }))
             : kind === 'pick' ? (setTitle('Pick' + (body.dataset.limit ? ' up to ' + body.dataset.limit : '')),
-                                 albumView({ album: body.dataset.album, media: body.dataset.media, limit: body.dataset.limit, pick: true, ends: body.dataset.pickEnds === 'true' }))
+                                 albumView({ album: body.dataset.album, smart: body.dataset.smartAlbum === 'true', media: body.dataset.media, limit: body.dataset.limit, pick: true, ends: body.dataset.pickEnds === 'true' }))
             : kind === 'asset' ? showAsset(body.dataset.asset) : Promise.resolve();
           shown.then(() => body.setAttribute('data-ready', 'true'), (error) => say(String(error)));
         })();

@@ -4,9 +4,13 @@ through python3-selenium, against the built `photofiler` on a temporary library.
 
 Checks: the albums page loads every cover (naturalWidth > 0); an album page
 shows its assets and a file saved while it is open appears without a reload;
-the keyboard moves between tiles; a Live Photo (a motion photo made here) plays
-its video while hovered, in the grid and on its own page; the picker returns
-what was clicked.
+the keyboard moves between tiles; nine album tabs share one event stream; the
+status line and months follow live changes; the scrubber and arrow keys scroll
+to below the sticky header; a Live Photo (a motion photo made here) plays its
+video while hovered, in the grid and on its own page; the picker returns what
+was clicked and keeps its picks through a filter; no page logs a console error,
+and an undecodable picture is a placeholder; a user album named like a smart
+album is the one its name means.
 Screenshots go to test-artifacts/browser/ (and docs/ for the README with
 --update-docs). Run by `make test`; exit status 0 when every check holds.
 """
@@ -238,7 +242,8 @@ def main():
         def unique_copy(name, tag):
             with open(os.path.join(PICTURES, name), "rb") as f:
                 data = f.read()
-            path = os.path.join(work, tag + "-" + name)
+            os.makedirs(os.path.join(work, tag), exist_ok=True)
+            path = os.path.join(work, tag, name)  # its own name: a screenshot is known by it
             with open(path, "wb") as f:
                 f.write(data + tag.encode())  # after the picture's end: new bytes, same picture and date
             return path
@@ -395,6 +400,26 @@ def main():
             errors = console_errors(driver)
             check(all(f"/api/assets/{broken_id}/thumbnail" in e and "404" in e for e in errors),
                   f"an undecodable picture's thumbnail shows as a placeholder on {what} ({len(errors)} 404 logged)")
+
+        # A user album with a smart album's name (an inbox named Screenshots) is the album the name
+        # means: one tile on /, and its page shows its own members live, not the smart album's.
+        member = photofiler(library, "save", "--album", "Screenshots", unique_copy("sunset.jpg", "member")).strip()
+        driver.get(base + "/")
+        ready(driver)
+        check(len(driver.find_elements(By.CSS_SELECTOR, '[data-album="Screenshots"]')) == 1,
+              "the albums page shows one tile for the user album named Screenshots")
+        driver.get(base + "/albums/Screenshots")
+        ready(driver)
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{member}"]'))
+        screenshot = photofiler(library, "save", "--album", "Examples",
+                                unique_copy("Screenshot_20240105-093000.png", "elsewhere")).strip()
+        check("screenshot" in json.loads(photofiler(library, "info", screenshot, "--json"))["subtypes"],
+              f"asset {screenshot}, saved into Examples, is a screenshot")
+        later_member = photofiler(library, "save", "--album", "Screenshots", unique_copy("sunset.jpg", "later")).strip()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{later_member}"]'))
+        WebDriverWait(driver, 10).until(status_is("2 items"))
+        check(not driver.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{screenshot}"]'),
+              "a new member appears live in the user album Screenshots, a screenshot of another album does not")
 
         if "--update-docs" in sys.argv:
             docs = os.path.join(ROOT, "docs")

@@ -197,6 +197,30 @@ import Testing
         #expect(outside.header("content-range") == "bytes */\(bytes.count)")
     }
 
+    /// A user album may have a smart album's name (an inbox named Screenshots): the name
+    /// means the user's album, in the gallery as on the command line, and only a smart
+    /// album's page is marked smart (its live updates follow the smart album's rule).
+    @Test func aUserAlbumWithASmartAlbumsNameIsTheOneItsNameMeans() throws {
+        let library = try Self.library(count: 1)
+        let file = try library.input(bytes: Pictures.uniqueJPEG(0, tag: "named like smart"), name: "a.jpg")
+        let id = try #require(try library.save([file], album: "Screenshots").first)
+        let server = try GalleryProcess(library: library.root)
+        let (reply, json) = try server.json("/api/assets?album=Screenshots")
+        #expect(reply.status == 200)
+        let listed = ((json as? [String: Any])?["assets"] as? [[String: Any]])?.compactMap(assetID)
+        #expect(listed == [id])
+        let cli = try library.list("--album", "Screenshots").compactMap(assetID)
+        #expect(cli == [id], "the command line means the same album")
+        for (path, smart) in [
+            ("/albums/Screenshots", false), ("/albums/Videos", true), ("/pick?album=Screenshots", false),
+            ("/pick?album=Videos", true), ("/albums/Trip", false),
+        ] {
+            let page = try server.request("GET", path)
+            #expect(page.status == 200, "\(path)")
+            #expect(page.text.contains("data-smart-album=\"true\"") == smart, "\(path)")
+        }
+    }
+
     /// A direct download of an original saves it under its original name: an ASCII
     /// `filename` with nothing that could end its quotes or the header, and the whole
     /// name as percent-encoded UTF-8 in `filename*` (U+FFFD for bytes that are not UTF-8).
