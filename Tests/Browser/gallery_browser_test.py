@@ -237,6 +237,19 @@ def main():
         errors = console_errors(driver)
         check(not errors, f"the tabs log no console errors {errors}")
 
+        # A browser without SharedWorker: the page opens its own stream, and new assets still appear.
+        without = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker;"})
+        driver.get(base + "/albums/Holiday")
+        ready(driver)
+        check(driver.execute_script("return typeof SharedWorker") == "undefined", "this page has no SharedWorker")
+        alone_file = os.path.join(work, "arrived-alone.jpg")
+        with open(alone_file, "wb") as f:
+            f.write(unique_jpeg("arrival without SharedWorker"))
+        alone_id = photofiler(library, "save", "--album", "Holiday", alone_file).strip()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{alone_id}"]'))
+        check(True, f"asset {alone_id} appeared live through the page's own EventSource")
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": without["identifier"]})
+
         # The status line counts what is shown as assets come and go; a month emptied loses its
         # heading and scrubber link; a filter that matches nothing says so.
         def unique_copy(name, tag):
