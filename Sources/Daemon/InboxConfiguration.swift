@@ -62,12 +62,11 @@ public struct InboxConfiguration: Hashable, Sendable {
         guard let equals = value.bytes.firstIndex(of: UInt8(ascii: "=")) else {
             throw .badInboxOption(at: source, reason: .missingEquals)
         }
-        let rawName = String(decoding: value.bytes[..<equals], as: UTF8.self)
         let rawPath = BytePath(bytes: Array(value.bytes[(equals + 1)...]))
         if rawPath.isEmpty { throw .badInboxOption(at: source, reason: .missingFolder) }
         let name: AlbumName
         do {
-            name = try AlbumName(validating: rawName)
+            name = try AlbumName(validatingBytes: value.bytes[..<equals])
         } catch {
             throw .badAlbumName(at: source, problem: error)
         }

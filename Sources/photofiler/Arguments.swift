@@ -58,8 +58,15 @@ struct Arguments {
         return all.first
     }
 
+    /// An option's value as text: UTF-8, or refused (a file name is a `value`, bytes).
     mutating func string(_ name: String) throws(UsageError) -> String? {
-        try value(name).map { $0.display }
+        guard let value = try value(name) else { return nil }
+        guard let text = String(validating: value.bytes, as: UTF8.self) else {
+            throw UsageError(
+                "The option \(name) takes UTF-8 text, and '\(value.display)' is not (U+FFFD marks the bad bytes); give it in UTF-8."
+            )
+        }
+        return text
     }
 
     /// A whole number option within `range`.

@@ -87,7 +87,7 @@ func parseIDs(_ operands: [BytePath], command: String) throws(UsageError) -> [As
 func parseAlbumName(_ text: BytePath?) throws(UsageError) -> AlbumName? {
     guard let text else { return nil }
     do {
-        return try AlbumName(validating: text.display)
+        return try AlbumName(validatingBytes: text.bytes)
     } catch {
         throw UsageError(error.description)
     }

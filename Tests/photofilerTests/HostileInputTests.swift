@@ -159,6 +159,29 @@ import Testing
         #expect((try? Sys.status(folder.file("Albums"))) == nil, "nothing written outside the library")
     }
 
+    /// An album name whose bytes are not UTF-8 is refused (it was filed under a
+    /// name with U+FFFD in it), for the daemon and for `save --album` alike.
+    @Test func anAlbumNameThatIsNotUTF8IsRefused() throws {
+        let folder = try TemporaryFolder()
+        let name: [UInt8] = [UInt8(ascii: "Q"), 0xFF, UInt8(ascii: "Q")]
+        let daemon = try DaemonProcess(
+            library: folder.file("library"), arguments: [],
+            byteArguments: [
+                "--inbox", BytePath(bytes: name + Array("=\(folder.file("inbox").display)".utf8)),
+            ],
+            waitForReady: false)
+        #expect(daemon.process.wait(timeout: 20) == 2, "\(daemon.log)")
+        #expect(daemon.log.contains("is not valid UTF-8"), "\(daemon.log)")
+        #expect(try Sys.statusIfExists(folder.file("library").appending("Albums")) == nil, "no album made")
+
+        let library = try TestLibrary()
+        let input = try library.input(bytes: Pictures.uniqueJPEG(0, tag: "utf8"), name: "a.jpg")
+        let save = try library.run(bytes: ["save", "--album", BytePath(bytes: name), input])
+        #expect(save.status == 2, "\(save.stderr)")
+        #expect(save.stderr.contains("is not valid UTF-8"), "\(save.stderr)")
+        #expect(try library.rollFiles().isEmpty)
+    }
+
     /// NFD and NFC spellings of one name are one album.
     @Test func nfdAndNfcAreOneAlbum() throws {
         let folder = try TemporaryFolder()

@@ -13,6 +13,8 @@ public struct AlbumName: Hashable, Sendable, CustomStringConvertible {
         case containsSlash(String)
         case containsNUL(String)
         case tooLong(String)
+        /// The name's bytes are not UTF-8 (shown here with U+FFFD for each bad sequence).
+        case notUTF8(String)
 
         public var description: String {
             switch self {
@@ -27,8 +29,19 @@ public struct AlbumName: Hashable, Sendable, CustomStringConvertible {
                     "The album name '\(name.replacingOccurrences(of: "\0", with: "\\0"))' contains a NUL byte; remove it."
             case .tooLong(let name):
                 return "The album name '\(name.prefix(40))…' is longer than 255 bytes; choose a shorter one."
+            case .notUTF8(let name):
+                return
+                    "The album name '\(name)' is not valid UTF-8 (U+FFFD marks the bad bytes); give the album a name in UTF-8."
             }
         }
+    }
+
+    /// A name as bytes (argv): refused when they are not UTF-8, else as `init(validating:)`.
+    public init(validatingBytes bytes: some Collection<UInt8>) throws(Problem) {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .notUTF8(String(decoding: bytes, as: UTF8.self))
+        }
+        try self.init(validating: text)
     }
 
     public init(validating raw: String) throws(Problem) {
