@@ -45,6 +45,9 @@ public struct AccessPolicy: Sendable {
 
     /// Cookies ignore ports, so the name carries it: two galleries on one host keep theirs apart.
     public var cookieName: String { "photofiler-token-\(port)" }
+    /// A share link's token has a cookie of its own: the owner who opens one keeps the
+    /// gallery's cookie, and leaves the shared view by dropping this one (`/leave-share`).
+    public var shareCookieName: String { "photofiler-share-\(port)" }
 
     /// The Host header names this listener: one of its addresses (`127.0.0.1`, `[::1]`)
     /// or, on loopback, `localhost`; on the wildcard address any IP literal or this
@@ -67,11 +70,14 @@ public struct AccessPolicy: Sendable {
         return false
     }
 
-    /// The token a request presents: the query's, else the header's, else the cookie's.
+    /// The token a request presents: the query's, else the header's, else the
+    /// gallery's cookie, else a share's.
     public func presentedToken(_ request: HTTPRequest) -> (token: String, fromCookie: Bool)? {
         if let query = request.query["token"], !query.isEmpty { return (query, false) }
         if let header = request.header(Self.tokenHeader), !header.isEmpty { return (header, false) }
-        if let cookie = request.cookies[cookieName], !cookie.isEmpty { return (cookie, true) }
+        for name in [cookieName, shareCookieName] {
+            if let cookie = request.cookies[name], !cookie.isEmpty { return (cookie, true) }
+        }
         return nil
     }
 
@@ -81,6 +87,11 @@ public struct AccessPolicy: Sendable {
         guard let presented = presentedToken(request)?.token else {
             return token == nil ? .library : nil
         }
+        return scope(of: presented, share: share)
+    }
+
+    /// What `token` opens: the library, one shared album, or nothing (nil).
+    public func scope(of presented: String, share: (String) -> (AlbumRecord, ShareRecord)?) -> AccessScope? {
         if AccessToken.matches(presented, token ?? writeToken) { return .library }
         if let (album, record) = share(AccessToken.hash(presented)) { return .album(album, share: record) }
         return nil

@@ -105,12 +105,19 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         guard ["GET", "HEAD", "PUT", "DELETE", "POST"].contains(request.method) else {
             return .error(405, "The gallery does not answer \(request.method) requests.")
         }
+        if request.path == "/leave-share" {
+            // The owner who opened a share link goes back to the gallery: the share's cookie goes.
+            var leave = HTTPResponse(status: 303, headers: [("Location", "/")], body: .bytes([]))
+            leave.addHeader("Set-Cookie", Self.expired(policy.shareCookieName))
+            return leave
+        }
         guard let scope = policy.scope(of: request, share: share(tokenHash:)) else {
             var refused = HTTPResponse.error(
                 401, "This gallery needs its token: open the link photofiler printed (…?token=…).")
             if policy.presentedToken(request)?.fromCookie == true {
-                refused.addHeader(
-                    "Set-Cookie", "\(policy.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
+                for name in [policy.cookieName, policy.shareCookieName] {
+                    refused.addHeader("Set-Cookie", Self.expired(name))
+                }
             }
             return refused
         }
@@ -124,11 +131,16 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         }
         var response = route(request, scope: scope)
         if let token = request.query["token"], !token.isEmpty {
-            // Given once in the address; the cookie carries it from here on.
-            response.addHeader(
-                "Set-Cookie", "\(policy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+            // Given once in the address; the cookie carries it from here on (a share's its own).
+            let name: String
+            if case .album = scope { name = policy.shareCookieName } else { name = policy.cookieName }
+            response.addHeader("Set-Cookie", "\(name)=\(token); Path=/; HttpOnly; SameSite=Strict")
         }
         return response
+    }
+
+    private static func expired(_ cookie: String) -> String {
+        "\(cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"
     }
 
     /// The album a live share token opens, and the share, by the token's hash.

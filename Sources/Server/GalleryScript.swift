@@ -46,7 +46,12 @@ enum GalleryScript {
             const what = asset.mediaType === 'video' ? 'Video' : (asset.subtypes.includes('live') ? 'Live Photo' : 'Photo');
             return what + ' ' + asset.originalName + ', ' + asset.created.slice(0, 10);
           }
-          if (shared) document.querySelector('.home').setAttribute('href', albumHref(shared));
+          if (shared) {
+            document.querySelector('.home').setAttribute('href', albumHref(shared));
+            // The owner who opened a share link to check it gets the whole gallery back here.
+            document.querySelector('header.bar').append(
+              el('a', { class: 'leave-share', href: '/leave-share', 'data-action': 'leave-share' }, 'Leave shared view'));
+          }
           // The sticky bar's height (its tools wrap on a narrow window), for the style sheet's scroll-padding.
           const bar = document.querySelector('.bar');
           new ResizeObserver(() => document.documentElement.style.setProperty('--bar-height', bar.offsetHeight + 'px'))

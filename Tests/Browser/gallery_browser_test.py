@@ -434,6 +434,21 @@ def main():
         check(not driver.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{screenshot}"]'),
               "a new member appears live in the user album Screenshots, a screenshot of another album does not")
 
+        # The owner opens a share link to check it: the shared album alone, then "Leave
+        # shared view" gives the whole gallery back (the share's cookie is its own).
+        link = photofiler(library, "share", "Holiday").strip()
+        share_path = link[link.index("/albums/"):]
+        driver.get(base + share_path)
+        ready(driver)
+        driver.get(base + "/")
+        ready(driver)
+        WebDriverWait(driver, 10).until(lambda d: [t.get_attribute("data-album")
+                                                   for t in d.find_elements(By.CSS_SELECTOR, "[data-album]")] == ["Holiday"])
+        check(True, "after a share link, the albums page shows the shared album alone")
+        driver.find_element(By.CSS_SELECTOR, '[data-action="leave-share"]').click()
+        WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-album]")) > 1)
+        check(True, "Leave shared view gives the owner the whole gallery back")
+
         if "--update-docs" in sys.argv:
             docs = os.path.join(ROOT, "docs")
             os.makedirs(docs, exist_ok=True)

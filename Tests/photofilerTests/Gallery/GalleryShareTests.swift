@@ -79,6 +79,43 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         #expect(try library.run("share", "--revoke", token).status == 1)
     }
 
+    /// A share link opened in the owner's browser sets a cookie of its own: the
+    /// gallery's cookie still opens everything, and `/leave-share` drops the
+    /// share's, so a loopback gallery without a token is whole again.
+    @Test func theOwnerWhoOpensAShareLinkKeepsTheGallery() throws {
+        let library = try GalleryAPITests.library(count: 3)
+        let shared = try library.run("share", "Trip")
+        try #require(shared.status == 0, "\(shared.stderr)")
+        let link = try #require(
+            URLComponents(string: shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let token = try #require(link.queryItems?.first { $0.name == "token" }?.value)
+        func names(_ reply: (HTTPReply, Any?)) -> [String] {
+            (reply.1 as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        }
+
+        let server = try GalleryProcess(library: library.root)
+        let page = try server.request("GET", "/albums/Trip?token=\(token)")
+        let shareCookie = "photofiler-share-\(server.port)"
+        #expect(page.setCookie.contains { $0.hasPrefix("\(shareCookie)=\(token);") }, "\(page.setCookie)")
+        #expect(!page.setCookie.contains { $0.hasPrefix("photofiler-token-") }, "\(page.setCookie)")
+        let withShare = ["Cookie": "\(shareCookie)=\(token)"]
+        #expect(names(try server.json("/api/albums", headers: withShare)) == ["Trip"])
+        let leave = try server.request("GET", "/leave-share", headers: withShare)
+        #expect(leave.status == 303 && leave.header("location") == "/")
+        #expect(leave.setCookie.contains { $0.hasPrefix("\(shareCookie)=;") && $0.contains("Max-Age=0") })
+        #expect(names(try server.json("/api/albums")).count > 1, "no cookie: the whole loopback gallery")
+
+        let guarded = try GalleryProcess(
+            library: library.root, arguments: ["--listen", "127.0.0.1:0", "--token", "owner-s3cret"])
+        let both = [
+            "Cookie":
+                "photofiler-token-\(guarded.port)=owner-s3cret; photofiler-share-\(guarded.port)=\(token)"
+        ]
+        #expect(names(try guarded.json("/api/albums", headers: both)).count > 1, "the owner's cookie wins")
+        let shareOnly = ["Cookie": "photofiler-share-\(guarded.port)=\(token)"]
+        #expect(names(try guarded.json("/api/albums", headers: shareOnly)) == ["Trip"])
+    }
+
     @Test func aShareNamesNoOtherAlbumOfItsAssets() throws {
         let library = try GalleryAPITests.library(count: 1)
         let bytes = Pictures.uniqueJPEG(5, tag: "in-both")
