@@ -38,6 +38,10 @@ package struct LibraryMonitor {
 
     package let layout: LibraryLayout
     private var removals: Set<BytePath> = []
+    /// Roll files renamed away whose other half has not come (yet): moved out of the
+    /// library, or into a folder made so shortly before that its watch was not there
+    /// (`mkdir 2001 && mv IMG.JPG 2001/`). Only a reconcile tells the two apart.
+    private var rollFilesMovedAway: Set<BytePath> = []
     private var lookAt: UInt64?
     private var reconcileAt: UInt64?
 
@@ -64,15 +68,23 @@ package struct LibraryMonitor {
 
     package mutating func handle(_ event: Event, at now: UInt64) -> [Action] {
         switch event {
+        case .watched(.movedOut(let path)) where isInRoll(path):
+            rollFilesMovedAway.insert(path)
+            if lookAt == nil { lookAt = now &+ Self.delay }
+            return []
         case .watched(.removed(let path)), .watched(.movedOut(let path)):
             removals.insert(path)
             if lookAt == nil { lookAt = now &+ Self.delay }
             return []
         case .watched(.renamed(let from, let to)):
-            // Its movedOut put `from` on the removal list: a move within the
-            // Roll or between albums is no removal.
-            guard isMove(from: from, to: to) else { return [] }
+            // Its movedOut put `from` on a list: a move within the Roll or between
+            // albums is no removal.
+            guard isMove(from: from, to: to) else {
+                if rollFilesMovedAway.remove(from) != nil { removals.insert(from) }
+                return []
+            }
             removals.remove(from)
+            rollFilesMovedAway.remove(from)
             return [.recordMove(from: from, to: to)]
         case .watched(.directoryGone), .overflow:
             if reconcileAt == nil { reconcileAt = now &+ Self.delay }
@@ -85,6 +97,11 @@ package struct LibraryMonitor {
                 lookAt = nil
                 actions += removals.sorted().map(Action.lookAtRemoval)
                 removals = []
+                if !rollFilesMovedAway.isEmpty {
+                    rollFilesMovedAway = []
+                    // The reconcile finds each one where it went (the same asset) or not at all (removed).
+                    if reconcileAt == nil { actions.append(.reconcile(reason: "roll file moved away")) }
+                }
             }
             if let due = reconcileAt, due <= now {
                 reconcileAt = nil
@@ -92,6 +109,10 @@ package struct LibraryMonitor {
             }
             return actions
         }
+    }
+
+    private func isInRoll(_ path: BytePath) -> Bool {
+        layout.relative(path)?.components.first == LibraryLayout.rollFolderName
     }
 
     /// True for the moves that keep an asset or a membership: a file moved within

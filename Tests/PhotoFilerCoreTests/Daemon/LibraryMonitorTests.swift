@@ -59,8 +59,15 @@ import Testing
         (
             "removals close together are looked at together, in order",
             [
-                .event(0, .removed(qqA)), .event(100, .movedOut(rollA)),
+                .event(0, .removed(qqA)), .event(100, .removed(rollA)),
                 .tick(250, [.lookAtRemoval(qqA), .lookAtRemoval(rollA)]),
+            ]
+        ),
+        (
+            "a roll file renamed away without its other half (out of the library, or into a folder made too recently to be watched) is looked for by a reconcile",
+            [
+                .event(0, .movedOut(rollA)), .tick(250, [.reconcile(reason: "roll file moved away")]),
+                .tick(900, []),
             ]
         ),
         (
