@@ -227,4 +227,31 @@ import Testing
         let check = try Binary.run("check", "--library", scene.library.display)
         #expect(check.status == 0, "\(check.stdout)")
     }
+
+    /// The still moved to another date folder (a user fixing its year): its video
+    /// follows it, as SPEC keeps a Live Photo's video in its still's folder.
+    @Test func theVideoFollowsItsStillMovedToAnotherFolder() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let pair = try LivePair(number: 29, in: scene.folder)
+        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        let asset = try #require(try listJSON(scene.library, []).first)
+        let still = BytePath(try #require(asset["path"] as? String))
+        let folder = scene.library.appending("Roll").appending("2001").appending("02")
+        try Sys.makeDirectories(folder)
+        try Sys.rename(still, to: folder.appending(still.lastComponent))
+        #expect(
+            waitUntil(timeout: 10) {
+                let live = try? listJSON(scene.library, ["--media", "live"]).first
+                let path = (live?["liveVideo"] as? [String: Any])?["path"] as? String
+                return path.map { BytePath($0).parent == folder } ?? false
+            }, "\(daemon.log)")
+        #expect(
+            scene.contents.rollFiles().allSatisfy { $0.parent == folder }, "\(scene.contents.rollFiles())")
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
 }
