@@ -46,6 +46,30 @@ import Testing
     /// ends the membership and the Roll keeps the file. SPEC says within 2 s;
     /// the wait is longer so a loaded machine does not fail it, and the time
     /// taken is printed.
+    /// A roll file moved into a folder made an instant before (`mkdir -p Roll/2001/02
+    /// && mv …`, before the folder's watch exists) is a move, not a removal.
+    @Test func aRollFileMovedIntoANewFolderIsTheSameAsset() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "50"])
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "new folder"), as: "a.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        let asset = try #require(try scene.contents.assets().first)
+        let rollFile = BytePath(try #require(asset["path"] as? String))
+        let folder = scene.library.appending("Roll").appending("2001").appending("02")
+        try Sys.makeDirectories(folder)
+        try Sys.rename(rollFile, to: folder.appending("a.jpg"))
+        #expect(
+            waitUntil(timeout: 10) {
+                (try? scene.contents.assets())?.first?["path"] as? String == folder.appending("a.jpg").display
+            }, "\(daemon.log)")
+        let moved = try #require(try scene.contents.assets().first)
+        #expect(assetID(moved) == assetID(asset) && moved["albums"] as? [String] == ["QQ"], "\(daemon.log)")
+        #expect(LibraryContents.files(below: scene.library.appending("Recently Deleted")).isEmpty)
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     /// An album folder removed by hand ends its memberships; the next file for the
     /// album makes the folder again, as its first did.
     @Test func anAlbumFolderRemovedByHandIsMadeAgainForTheNextFile() throws {
