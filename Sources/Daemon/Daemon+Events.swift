@@ -80,7 +80,7 @@ extension Daemon {
                 found += perform(inboxes.handle(.watched(root, watch(root))))
             case .watchParent(let root):
                 do {
-                    try watcher.watchFolderOnly(root.parent)
+                    try watcher.watchFolderOnly(nearestExistingFolder(above: root))
                 } catch {
                     log.warning(
                         "'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan."
@@ -156,4 +156,19 @@ extension Daemon {
     }
 
     var scanner: InboxScanner { InboxScanner(excluded: [library.layout.root]) }
+
+    /// The missing inbox's parent, or the nearest folder above it that exists (one
+    /// that cannot be looked at is taken as there: its watch then says why).
+    private func nearestExistingFolder(above root: BytePath) -> BytePath {
+        var folder = root.parent
+        while folder != BytePath("/"), folder.bytes.first == UInt8(ascii: "/") {
+            do {
+                if try Sys.statusIfExists(folder) != nil { return folder }
+            } catch {
+                return folder
+            }
+            folder = folder.parent
+        }
+        return folder
+    }
 }

@@ -41,7 +41,8 @@ package struct InboxSupervisor {
         case makeFolder(BytePath)
         /// Watch the tree (never the library within it); answer `.watched`.
         case watch(BytePath)
-        /// Watch the missing inbox's parent alone, to see the inbox made again.
+        /// Watch the missing inbox's nearest folder that exists (its parent, or higher
+        /// when that is gone too) alone, to see the way to the inbox made again.
         case watchParent(BytePath)
         case unwatch(BytePath)
         /// Look for a sync engine's marker; answer `.syncEngine` (not when it cannot be looked at).
@@ -168,9 +169,15 @@ package struct InboxSupervisor {
                     ]
                 } else if inboxRoot(for: path) != nil {
                     actions.append(.scanFolder(path))
+                } else {
+                    actions += lookAgain(forInboxesBelow: path)
                 }
             case .directoryGone(let path):
-                guard inboxes[path] != nil else { continue }
+                guard inboxes[path] != nil else {
+                    // The folder watched on the way to a missing inbox went too: a higher one is.
+                    actions += lookAgain(forInboxesBelow: path)
+                    continue
+                }
                 missing.insert(path)
                 actions += [
                     .watchParent(path),
@@ -188,6 +195,8 @@ package struct InboxSupervisor {
             case .created(let path):
                 if missing.contains(path) {
                     actions.append(.watch(path))
+                } else if missing.contains(where: { $0.isWithin(path) }) {
+                    actions += lookAgain(forInboxesBelow: path)
                 } else if inboxRoot(for: path) != nil, !TemporaryName.matches(path) {
                     // A hard link arrives with its content: no close-after-write follows.
                     // Its link count cannot tell it apart, since the original may be
@@ -210,6 +219,18 @@ package struct InboxSupervisor {
         }
         actions.append(.settle(settling))
         return actions
+    }
+
+    /// A folder on the way to missing inboxes was made, or the one watched for them
+    /// went too (their parent was removed with them): the watch moves to the nearest
+    /// folder that is there now, and each inbox may be there already (`mkdir -p`).
+    private func lookAgain(forInboxesBelow folder: BytePath) -> [Action] {
+        missing.sorted().filter { $0 != folder && $0.isWithin(folder) }.flatMap { root -> [Action] in
+            [
+                .watchParent(root),
+                .watchIfPresent(root, then: "The inbox '\(root.display)' is back; watching it again."),
+            ]
+        }
     }
 
     private mutating func reload(_ fresh: Configuration) -> [Action] {

@@ -88,6 +88,20 @@ import Testing
         #expect(supervisor.states(waiting: []).map(\.state) == [.watching])
     }
 
+    /// The inbox's parent went too: a folder made on the way back moves the watch
+    /// down to it, and the inbox is looked for at once (`mkdir -p` makes both).
+    @Test func aMissingInboxWhoseParentWentTooIsWatchedAgainOnTheWayBack() {
+        var supervisor = Self.supervisor()
+        _ = supervisor.handle(.watcher([.directoryGone(Self.qq)]))
+        let back = "The inbox '\(Self.qq)' is back; watching it again."
+        for event in [WatchEvent.created(Self.qq.parent), .directoryAppeared(Self.qq.parent)] {
+            #expect(
+                supervisor.handle(.watcher([event]))
+                    == [.watchParent(Self.qq), .watchIfPresent(Self.qq, then: back), .settle([])], "\(event)")
+        }
+        #expect(supervisor.handle(.watcher([.created(BytePath("/elsewhere"))])) == [.settle([])])
+    }
+
     @Test func aWatchLimitIsReportedWithItsSysctlAndTheInboxIsInError() {
         var supervisor = Self.supervisor([Self.inbox("QQ", Self.qq), Self.inbox("Weibo", Self.weibo)])
         let limit = WatchError.watchLimitReached(path: Self.weibo)

@@ -113,6 +113,23 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// An inbox removed with its parent (`rm -rf "WeChat Files"`) and made again
+    /// with it (`mkdir -p`) is watched again at once, not at the next rescan.
+    @Test func anInboxRemovedWithItsParentIsWatchedAgainWhenMadeAgain() throws {
+        let scene = try DaemonScene()
+        let inbox = scene.folder.file("WeChat Files").appending("Saved")
+        try Sys.makeDirectories(inbox)
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"])
+        TemporaryFolder.removeTree(inbox.parent)
+        #expect(daemon.waitForLog("was removed"), "\(daemon.log)")
+        try Sys.makeDirectories(inbox)
+        #expect(daemon.waitForLog("is back; watching it again"), "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "parent back"), as: "a.jpg", into: inbox)
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// Started without a config file, the daemon reads the default one on SIGHUP
     /// once it is written; a [library] setting that needs a restart says so.
     @Test func sighupReadsADefaultConfigFileWrittenSinceTheStart() throws {
