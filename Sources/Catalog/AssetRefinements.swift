@@ -122,7 +122,9 @@ public struct AssetRefinements: Sendable, Equatable {
             values.append(.text(month))
         }
         if let nameContains {
-            conditions.append("instr(lower(CAST(a.original_name AS TEXT)), lower(?)) > 0")
+            conditions.append(
+                "instr(\(CaseFolding.functionName)(CAST(a.original_name AS TEXT)), \(CaseFolding.functionName)(?)) > 0"
+            )
             values.append(.text(nameContains))
         }
         if let createdFrom {

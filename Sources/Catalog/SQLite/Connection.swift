@@ -26,6 +26,7 @@ package final class SQLiteConnection {
         self.path = path
         self.db = handle
         sqlite3_extended_result_codes(handle, 1)
+        CaseFolding.register(on: handle)
     }
 
     /// Statement journals held in memory up to 1 MiB (SQLite's default: 64 KiB).

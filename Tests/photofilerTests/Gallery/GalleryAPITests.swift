@@ -135,6 +135,20 @@ import Testing
         #expect(try count("to=1900-01-01") == 0)
     }
 
+    /// The search by name folds case by Unicode's rules, as the page does live:
+    /// `ÉTÉ` finds `été` (SQLite's `lower()` folds ASCII only).
+    @Test func theNameSearchFoldsCaseBeyondASCII() throws {
+        let library = try TestLibrary()
+        let summer = try library.input(bytes: Pictures.uniqueJPEG(0, tag: "été"), name: "Plage été.jpg")
+        try library.save([summer], album: "Trip")
+        let server = try GalleryProcess(library: library.root)
+        for query in ["ÉTÉ", "été", "PLAGE É"] {
+            let encoded = try #require(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let (_, json) = try server.json("/api/assets?name=" + encoded)
+            #expect(((json as? [String: Any])?["assets"] as? [Any])?.count == 1, "\(query)")
+        }
+    }
+
     @Test(arguments: [
         "/api/assets?media=gif", "/api/assets?sort=size", "/api/assets?limit=0", "/api/assets?limit=1001",
         "/api/assets?limit=ten", "/api/assets?cursor=nonsense", "/api/assets?sort=created&cursor=a3ff.1",
