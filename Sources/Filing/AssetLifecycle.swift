@@ -69,7 +69,13 @@ public struct AssetLifecycle {
         guard asset.isDeleted else { return asset }
         guard let trashPath = asset.trashPath else { throw .deletedOutside(id: id) }
         try filer.restore(asset, from: layout.absolute(trashPath))
-        return try existing(id)
+        let restored = try existing(id)
+        // A half of a Live Photo back beside its other half, filed meanwhile, is one
+        // asset again, as when it was first filed (SPEC: any time apart).
+        guard restored.liveVideo == nil, let identifier = restored.info.live.contentIdentifier else {
+            return restored
+        }
+        return try LivePhotoPairing(filer: filer).pair(contentIdentifier: identifier) ?? restored
     }
 
     /// `photofiler rm ID --album NAME`: the asset leaves that album; the Roll keeps it.

@@ -209,6 +209,22 @@ import Testing
         #expect(refused.stderr.contains("not a Live Photo"))
     }
 
+    /// A lone video deleted, its still filed meanwhile, then the video restored:
+    /// the two are one Live Photo again, with the still's id.
+    @Test func aRestoredHalfPairsWithTheOtherHalfFiledMeanwhile() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 16, in: library.folder)
+        let video = try library.save([try library.input(bytes: pair.video, name: BytePath(pair.videoName))])
+        #expect(try library.run("rm", "\(video[0])").status == 0)
+        let still = try library.save([try library.input(bytes: pair.still, name: BytePath(pair.stillName))])
+        let restore = try library.run("restore", "\(video[0])")
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let listed = try library.list()
+        #expect(listed.count == 1 && assetID(listed[0]) == still[0], "\(listed)")
+        #expect((listed.first?["subtypes"] as? [String])?.contains("live") == true)
+        #expect(try library.run("check").status == 0)
+    }
+
     /// A failed export leaves the file `-o` names as it was; a video missing from
     /// the library is said to be missing, with the command that finds the rest.
     @Test func aFailedExportLeavesItsOutputAlone() throws {
