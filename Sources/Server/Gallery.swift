@@ -112,8 +112,12 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             return leave
         }
         guard let scope = policy.scope(of: request, share: share(tokenHash:)) else {
-            var refused = HTTPResponse.error(
-                401, "This gallery needs its token: open the link photofiler printed (…?token=…).")
+            let reason =
+                "This gallery needs its token: open the link photofiler printed (…?token=…); a shared album's link opens it until the share expires or is revoked."
+            // A page is shown the reason as a page; the API answers JSON.
+            var refused =
+                request.path.hasPrefix("/api/") || request.path.hasPrefix("/static/")
+                ? HTTPResponse.error(401, reason) : .html(Page.refused(reason), status: 401)
             if policy.presentedToken(request)?.fromCookie == true {
                 for name in [policy.cookieName, policy.shareCookieName] {
                     refused.addHeader("Set-Cookie", Self.expired(name))

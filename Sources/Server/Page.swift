@@ -36,6 +36,19 @@ enum Page {
             """
     }
 
+    /// A page a browser is shown when the gallery refuses it (no token, or a share's
+    /// that was revoked or has expired): the reason in words, not as JSON.
+    static func refused(_ message: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head><meta charset="utf-8"><title>Not allowed · photofiler</title>
+        <link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>
+        <body><h1>photofiler</h1><p>\(htmlEscaped(message))</p></body>
+        </html>
+        """
+    }
+
     static let notFound = """
         <!doctype html>
         <html lang="en">

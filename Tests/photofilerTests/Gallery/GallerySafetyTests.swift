@@ -132,6 +132,13 @@ import Testing
             #expect(try server.request("GET", path).status == 401, "\(path)")
         }
         #expect(try server.request("GET", "/api/albums?token=wrong").status == 401)
+        // A page refused is told why as a page; the API in JSON.
+        let page = try server.request("GET", "/albums/Trip")
+        #expect(page.header("content-type")?.hasPrefix("text/html") == true)
+        #expect(page.text.contains("needs its token") && page.text.contains("expires or is revoked"))
+        #expect(
+            try server.request("GET", "/api/albums").header("content-type")?.hasPrefix("application/json")
+                == true)
         let first = try server.request("GET", "/?token=s3cret-token")
         #expect(first.status == 200)
         let cookie = try #require(
