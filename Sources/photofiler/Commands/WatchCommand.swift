@@ -53,6 +53,13 @@ struct WatchCommand: Command {
         let configFile = configuration.configFile ?? context.configuration?.configFile
         let flags = self.flags
         guard let root = context.libraryRoot() else { return 1 }
+        // Nothing in the library is ever inbox content: an inbox there could file nothing.
+        if let inside = configuration.inboxes.first(where: { $0.path.isWithin(root) }) {
+            context.fail(
+                "The inbox '\(inside.path.display)' (\(inside.name.value)) is inside the library '\(root.display)', whose files are never inbox content; point it at a folder outside the library."
+            )
+            return 2
+        }
         let daemon: Daemon
         do {
             daemon = try Daemon.open(

@@ -96,6 +96,19 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// An inbox inside the library could file nothing (the library is never inbox
+    /// content): it is refused at start-up, exit 2, with the fix.
+    @Test func anInboxInsideTheLibraryIsRefused() throws {
+        let scene = try DaemonScene()
+        let inside = scene.library.appending("Roll")
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "R=\(inside.display)"], waitForReady: false)
+        #expect(daemon.process.wait(timeout: 20) == 2, "\(daemon.log)")
+        #expect(
+            daemon.log.contains("The inbox '\(inside.display)' (R) is inside the library")
+                && daemon.log.contains("point it at a folder outside the library"), "\(daemon.log)")
+    }
+
     /// An inbox whose path is a symbolic link to a folder (`~/Downloads` on another
     /// disk) is watched: the folder it leads to.
     @Test func anInboxThatIsALinkToAFolderIsWatched() throws {
