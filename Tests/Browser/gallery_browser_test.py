@@ -51,6 +51,14 @@ def unique_jpeg(tag):
     return data[:2] + b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text + data[2:]
 
 
+def save_new_jpeg(library, work, name, tag, album):
+    """Writes a JPEG no other file has as `name` and files it into `album`; its asset id."""
+    path = os.path.join(work, name)
+    with open(path, "wb") as f:
+        f.write(unique_jpeg(tag))
+    return photofiler(library, "save", "--album", album, path).strip()
+
+
 def motion_photo(work):
     """A Google motion photo: the sample JPEG with the XMP that announces a video
     (GCamera:MicroVideo, MicroVideoOffset = its length) and a 2 s H.264 MP4 from
@@ -196,10 +204,7 @@ def main():
         check(first and second and first != second, "arrow keys move between tiles")
 
         # A file saved while the page is open appears without a reload.
-        new_file = os.path.join(work, "arrived.jpg")
-        with open(new_file, "wb") as f:
-            f.write(unique_jpeg("arrival"))
-        new_id = photofiler(library, "save", "--album", "Examples", new_file).strip()
+        new_id = save_new_jpeg(library, work, "arrived.jpg", "arrival", "Examples")
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{new_id}"]'))
         check(True, f"asset {new_id}, saved while the album was open, appeared without a reload")
         driver.save_screenshot(os.path.join(ARTIFACTS, "album.png"))
@@ -223,10 +228,7 @@ def main():
         check(True, "with nine album tabs open, an asset page loads its picture")
         driver.close()
         driver.switch_to.window(last_tab)
-        later_file = os.path.join(work, "arrived-later.jpg")
-        with open(later_file, "wb") as f:
-            f.write(unique_jpeg("arrival with many tabs"))
-        later_id = photofiler(library, "save", "--album", "Holiday", later_file).strip()
+        later_id = save_new_jpeg(library, work, "arrived-later.jpg", "arrival with many tabs", "Holiday")
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{later_id}"]'))
         check(True, f"asset {later_id} appeared live in the last of nine album tabs")
         for handle in driver.window_handles:
@@ -242,10 +244,7 @@ def main():
         driver.get(base + "/albums/Holiday")
         ready(driver)
         check(driver.execute_script("return typeof SharedWorker") == "undefined", "this page has no SharedWorker")
-        alone_file = os.path.join(work, "arrived-alone.jpg")
-        with open(alone_file, "wb") as f:
-            f.write(unique_jpeg("arrival without SharedWorker"))
-        alone_id = photofiler(library, "save", "--album", "Holiday", alone_file).strip()
+        alone_id = save_new_jpeg(library, work, "arrived-alone.jpg", "arrival without SharedWorker", "Holiday")
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{alone_id}"]'))
         check(True, f"asset {alone_id} appeared live through the page's own EventSource")
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": without["identifier"]})

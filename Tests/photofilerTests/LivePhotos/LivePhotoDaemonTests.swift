@@ -24,6 +24,16 @@ import Testing
         return daemon
     }
 
+    /// Drops `pair` (still, then video) and returns the one Live Photo it makes, as `list --json` shows it.
+    private func fileLivePhoto(_ pair: LivePair, scene: DaemonScene, daemon: DaemonProcess) throws -> [String:
+        Any]
+    {
+        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        return try #require(try listJSON(scene.library, []).first)
+    }
+
     private func waitForOneLivePhoto(_ scene: DaemonScene, daemon: DaemonProcess) -> Bool {
         waitUntil(timeout: 20) {
             ((try? listJSON(scene.library, ["--media", "live"]))?.count == 1)
@@ -101,10 +111,7 @@ import Testing
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: 23, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
-        let asset = try #require(try listJSON(scene.library, []).first)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         let stillPath = BytePath(try #require(asset["path"] as? String))
         try Sys.unlink(stillPath)  // a file manager's delete
         #expect(
@@ -127,10 +134,7 @@ import Testing
         let scene = try DaemonScene()
         var daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: daemonWas == "running" ? 25 : 26, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
-        let asset = try #require(try listJSON(scene.library, []).first)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         let video = try #require(asset["liveVideo"] as? [String: Any])
         if daemonWas == "stopped" { #expect(daemon.terminate() == 0) }
         try Sys.unlink(BytePath(try #require(asset["path"] as? String)))
@@ -159,10 +163,7 @@ import Testing
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: 24, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
-        let asset = try #require(try listJSON(scene.library, []).first)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         let video = try #require(asset["liveVideo"] as? [String: Any])
         try Sys.unlink(BytePath(try #require(video["path"] as? String)))
         #expect(
@@ -185,11 +186,8 @@ import Testing
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: half == "still" ? 26 : 27, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         #expect(daemon.terminate() == 0)
-        let asset = try #require(try listJSON(scene.library, []).first)
         let video = try #require(asset["liveVideo"] as? [String: Any])
         let removed = half == "still" ? asset["path"] as? String : video["path"] as? String
         try Sys.unlink(BytePath(try #require(removed)))
@@ -211,10 +209,7 @@ import Testing
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: 28, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
-        let asset = try #require(try listJSON(scene.library, []).first)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         let video = BytePath(try #require((asset["liveVideo"] as? [String: Any])?["path"] as? String))
         let renamed = video.parent.appending("renamed.MOV")
         try Sys.rename(video, to: renamed)
@@ -234,10 +229,7 @@ import Testing
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
         let pair = try LivePair(number: 29, in: scene.folder)
-        try scene.dropByRename(pair.still, as: pair.stillName, into: scene.inbox())
-        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
-        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
-        let asset = try #require(try listJSON(scene.library, []).first)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
         let still = BytePath(try #require(asset["path"] as? String))
         let folder = scene.library.appending("Roll").appending("2001").appending("02")
         try Sys.makeDirectories(folder)
