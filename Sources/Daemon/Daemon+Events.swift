@@ -121,6 +121,8 @@ extension Daemon {
                 // A file is on its way: start the helpers while it settles, not once it has.
                 if !events.isEmpty || !candidates.isEmpty { HelperPool.shared.prepare() }
             case .watchIfPresent(let root, let line):
+                // Watched again meanwhile (an earlier event of the same return): said once.
+                guard inboxes.missing.contains(root) else { continue }
                 do {
                     guard try Sys.statusIfExists(root) != nil else { continue }
                     found += perform([.watch(root)])

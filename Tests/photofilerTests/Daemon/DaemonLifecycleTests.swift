@@ -140,6 +140,8 @@ import Testing
         #expect(daemon.waitForLog("is back; watching it again"), "\(daemon.log)")
         try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "parent back"), as: "a.jpg", into: inbox)
         #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(
+            daemon.logLines(containing: "is back; watching it again").count == 1, "said once: \(daemon.log)")
         #expect(daemon.terminate() == 0)
     }
 
