@@ -21,7 +21,7 @@ extension Daemon {
         thumbnails?.stop()
         DaemonState.withdraw(in: library.layout)
         log.info(
-            "Stopping: \(filing.filedCount) file(s) filed this run; \(filing.waitingCount) left for the next start."
+            "Stopping: \(filing.filedCount) file(s) filed this run; \(filing.unfiledCount) left for the next start."
         )
         Sys.exitNow(0)
     }

@@ -93,6 +93,8 @@ package struct FilingQueue {
     /// Files seen and not yet filed: settling or waiting for their group.
     package var waitingPaths: [BytePath] { Array(work[workHead...]) + debouncer.pendingPaths }
     package var waitingCount: Int { work.count - workHead + debouncer.pendingCount }
+    /// Files not filed yet, the group out being inspected among them: what a stop leaves.
+    package var unfiledCount: Int { waitingCount + (inspecting?.count ?? 0) }
 
     /// When to be woken with `.tick`: the earliest settle deadline or the end of a hold.
     package var nextDeadline: UInt64? {
