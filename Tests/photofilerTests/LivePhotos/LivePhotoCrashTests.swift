@@ -52,6 +52,63 @@ import Testing
         print("LivePhotoCrashTests(\(moment)): \(calls) mutating calls, \(crashed) crashes recovered")
     }
 
+    /// A still moved by hand to another folder of the Roll, its video following it
+    /// (`check --repair` here, as the daemon's reconcile does): a crash at any
+    /// mutating call, then `check --repair` again, ends with the still and the video
+    /// once each (never lost, never a second name), one Live Photo, both in the
+    /// album, and `check` content. (After some crash points the video stays where it
+    /// was rather than beside the still: the catalog agrees with the disk then, so
+    /// no repair moves it.)
+    @Test(arguments: ["before", "after"])
+    func crashWhileTheVideoFollowsItsMovedStill(moment: String) throws {
+        let fixtures = try TemporaryFolder()
+        defer { fixtures.remove() }
+        let pair = try LivePair(number: 5, in: fixtures)
+        func moved(crashAt: String) throws -> (TestLibrary, BytePath, Binary.Result) {
+            let library = try TestLibrary()
+            try library.save(
+                [
+                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+                ], album: "QQ")
+            let still = try #require(
+                try library.rollFiles().first { $0.lastComponent == BytePath(pair.stillName) })
+            let folder = library.root.appending("Roll").appending("2001").appending("02")
+            try Sys.makeDirectories(folder)
+            try Sys.rename(still, to: folder.appending(still.lastComponent))
+            let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
+            return (library, folder, run)
+        }
+        let calibration = try moved(crashAt: "count")
+        calibration.0.folder.remove()
+        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
+        try #require(calls > 2, "the repair made only \(calls) mutating calls")
+        var crashed = 0
+        for point in 1...calls {
+            let context = "crash \(moment):\(point)"
+            let (library, folder, run) = try moved(crashAt: "\(moment):\(point)")
+            defer { library.folder.remove() }
+            guard run.status == Self.crashStatus else { continue }
+            crashed += 1
+            let again = try library.run("check", "--repair")
+            #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
+            let rollFiles = try library.rollFiles()
+            let contents = Set(try rollFiles.map { try readFile($0) })
+            #expect(
+                rollFiles.count == 2 && contents == [pair.still, pair.video],
+                "\(context): \(rollFiles.map(\.display))")
+            #expect(
+                rollFiles.contains { $0.parent == folder }, "the still stays where it was moved: \(context)")
+            #expect(try library.entries(ofAlbum: "QQ").count == 2, "\(context)")
+            #expect(try library.list("--media", "live").count == 1 && library.list().count == 1, "\(context)")
+            #expect(try library.run("check").status == 0, "\(context)")
+        }
+        #expect(crashed > 0, "no point of \(calls) crashed")
+        print(
+            "LivePhotoCrashTests(moved still, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
+        )
+    }
+
     /// A fresh library holding the video in WeChat; its still saved into QQ with
     /// `PHOTOFILER_CRASH_AT=crashAt`.
     static func run(_ pair: LivePair, crashAt: String) throws -> (
