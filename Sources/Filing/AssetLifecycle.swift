@@ -134,11 +134,16 @@ public struct AssetLifecycle {
         // A Live Photo's video goes to Recently Deleted with it: from the Roll, or
         // from an album entry when it was removed from the Roll too.
         let videoPath = asset.liveVideo?.rollPath
-        let videoTrash = try videoPath.flatMap { (path) throws(FilingError) in
+        var videoTrash: BytePath?
+        var nothingLeftOfVideo = false
+        if let videoPath {
             do {
-                return try linkIntoRecentlyDeleted(path)
+                videoTrash = try linkIntoRecentlyDeleted(videoPath)
+            } catch .system(let error) where error.errno == .noSuchFile {
+                videoTrash = try keepSurvivingVideoCopy(of: asset)
+                nothingLeftOfVideo = videoTrash == nil
             } catch {
-                return try keepSurvivingVideoCopy(of: asset)
+                // It stays in the Roll, recorded there: `restore` links it back from there.
             }
         }
         let kinds = try entryKinds(of: asset)
@@ -161,8 +166,8 @@ public struct AssetLifecycle {
             }
         }
         try removeAlbumEntries(of: asset)
-        if videoPath != nil, videoTrash == nil {
-            // Nothing of the video is left: the asset is a plain still, which `restore` can bring back.
+        if nothingLeftOfVideo {
+            // The asset is a plain still now, which `restore` can bring back.
             try filer.catalogCall { () throws(CatalogError) in try catalog.detachLiveVideo(of: asset.id) }
         }
     }
