@@ -19,11 +19,8 @@ enum CaseFolding {
                 // A name that is not UTF-8 (names are bytes) folds with U+FFFD in place of its bad bytes.
                 let folded = String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
                     .lowercased()
-                var bytes = Array(folded.utf8)
-                bytes.withUnsafeMutableBufferPointer { buffer in
-                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                        sqlite3_result_text(context, $0, Int32(buffer.count), SQLiteResult.transient)
-                    }
+                folded.withCString {
+                    sqlite3_result_text(context, $0, Int32(folded.utf8.count), SQLiteResult.transient)
                 }
             }, nil, nil, nil)
     }

@@ -119,6 +119,20 @@ private struct Fixture {
         #expect(try fixture.ids(smart: .recentlyDeleted) == [])
     }
 
+    /// The search by name folds case by Unicode's rules; an empty search text folds
+    /// to an empty text (which every name contains), not to a crash in SQLite's callback.
+    @Test func theNameSearchFoldsUnicodeCaseAndTakesEmptyText() throws {
+        let fixture = try Fixture()
+        func names(containing text: String) throws -> Int {
+            var query = AssetQuery(sort: .added, now: Fixture.now)
+            query.refinements.nameContains = text
+            return try fixture.catalog.assets(matching: query).count
+        }
+        let all = try fixture.ids().count
+        #expect(try names(containing: "") == all)
+        #expect(try names(containing: "\u{C9}T\u{C9}") == 0)
+    }
+
     @Test func tiesGoToTheHigherID() throws {
         let folder = try TemporaryFolder()
         let catalog = try folder.catalog()
