@@ -42,8 +42,7 @@ enum Page {
         """
         <!doctype html>
         <html lang="en">
-        <head><meta charset="utf-8"><title>Not allowed · photofiler</title>
-        <link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>
+        <head><meta charset="utf-8"><title>Not allowed · photofiler</title></head>
         <body><h1>photofiler</h1><p>\(htmlEscaped(message))</p></body>
         </html>
         """
