@@ -35,6 +35,9 @@ extension Gallery {
     /// that know no better, `filename*` the name as UTF-8, percent-encoded (RFC 8187).
     /// A name is bytes: one that is not UTF-8 shows U+FFFD for its bad bytes. No byte of
     /// the name can end the quoted string or the header.
+    private static let attributeCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")
+
     static func contentDisposition(naming name: BytePath) -> String {
         let text = name.display
         let plain = text.unicodeScalars.map { scalar -> Unicode.Scalar in
@@ -42,18 +45,8 @@ extension Gallery {
         }
         let fallback = String(String.UnicodeScalarView(plain))
         // RFC 8187's attr-char stays as it is; every other byte is %XX.
-        let attributeCharacters = Set(
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
-        var encoded = String.UnicodeScalarView()
-        for byte in text.utf8 {
-            if attributeCharacters.contains(byte) {
-                encoded.append(Unicode.Scalar(byte))
-            } else {
-                encoded.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        return "inline; filename=\"\(fallback)\"; filename*=UTF-8''\(String(encoded))"
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: Self.attributeCharacters) ?? fallback
+        return "inline; filename=\"\(fallback)\"; filename*=UTF-8''\(encoded)"
     }
 
     /// A Live Photo's video, to play in the page: the paired file, or the byte range
