@@ -137,12 +137,22 @@ extension Filer {
         let last = item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
         let liveVideoOwner = try catalog.asset(liveVideoHash: item.hash)
         let existing = try catalog.asset(hash: item.hash)
-        let earlier = firstByHash[item.hash].map { ($0, items[$0].plan) }
+        // A deleted Live Photo's video stands for its still in the group: the still
+        // and the video dropped together bring the Live Photo back once.
+        let content =
+            liveVideoOwner.flatMap { $0.isDeleted && $0.trashPath != nil ? $0.hash : nil } ?? item.hash
+        let earlier = firstByHash[content].map { ($0, items[$0].plan) }
         let plan = FilingPlan.decide(
             hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: last,
             liveVideoOwner: liveVideoOwner, existing: existing, earlierInGroup: earlier)
         items[position].plan = plan
-        if plan != .alreadySeen, firstByHash[item.hash] == nil { firstByHash[item.hash] = position }
+        if case .restore(let asset) = plan, asset.hash != item.hash, let still = asset.trashPath {
+            // The video's bytes are its Recently Deleted copy's: the still goes back
+            // from its own, already durable, and the dropped video is redundant.
+            items[position].bytes = layout.absolute(still)
+            items[position].bytesDurable = true
+        }
+        if plan != .alreadySeen, firstByHash[content] == nil { firstByHash[content] = position }
     }
 
     /// A Live Photo's video whose still is filed already goes into the still's folder,
@@ -355,7 +365,7 @@ extension Filer {
         if item.request.mode == .keep, let status = item.status {
             try catalog.recordSource(
                 path: item.source, size: status.size, modificationNanoseconds: status.modificationNanoseconds,
-                asset: asset.id, hash: asset.hash)
+                asset: asset.id, hash: item.hash)
         }
     }
 

@@ -20,7 +20,9 @@ package enum FilingPlan: Equatable, Sendable {
 
     /// SPEC "Never lose, never duplicate", in order: keep mode's bytes unchanged at
     /// their path; the same content earlier in the group; a live asset (or a Live
-    /// Photo whose video this is); a deleted asset; else new.
+    /// Photo whose video this is); a deleted asset, or a deleted Live Photo whose
+    /// video this is and whose still's bytes are in Recently Deleted (SPEC
+    /// "Identity": its bytes dropped again bring it back); else new.
     package static func decide(
         hash: String, mode: TransferMode, lastFiledHashAtPath: String?, liveVideoOwner: AssetRecord?,
         existing: AssetRecord?, earlierInGroup: (position: Int, plan: FilingPlan)?
@@ -33,9 +35,9 @@ package enum FilingPlan: Equatable, Sendable {
             }
         }
         if let owner = liveVideoOwner, !owner.isDeleted { return .join(owner) }
-        if let existing {
-            return existing.isDeleted ? .restore(existing) : .join(existing)
-        }
+        if let existing, !existing.isDeleted { return .join(existing) }
+        if let owner = liveVideoOwner, owner.trashPath != nil { return .restore(owner) }
+        if let existing { return .restore(existing) }
         return .new
     }
 

@@ -45,14 +45,21 @@ import Testing
         #expect(Self.decide(existing: Self.asset(deleted: true)) == .restore(Self.asset(deleted: true)))
     }
 
-    @Test func aLivePhotosVideoJoinsTheStillUnlessThatIsDeleted() {
+    @Test func aLivePhotosVideoJoinsItsStillOrBringsItBackFromRecentlyDeleted() {
         var still = Self.asset()
         still.id = 7
         #expect(Self.decide(liveVideoOwner: still) == .join(still))
         var deleted = still
         deleted.deletedAt = 1
+        // Nothing of the still is left: the video is filed as it is.
         #expect(Self.decide(liveVideoOwner: deleted) == .new)
         #expect(Self.decide(liveVideoOwner: deleted, existing: Self.asset()) == .join(Self.asset()))
+        // The still's bytes are in Recently Deleted: the video brings the Live Photo back.
+        deleted.trashPath = "Recently Deleted/IMG_0001.JPG"
+        #expect(Self.decide(liveVideoOwner: deleted) == .restore(deleted))
+        #expect(Self.decide(liveVideoOwner: deleted, existing: Self.asset()) == .join(Self.asset()))
+        // The still itself came back earlier in the group: the video joins it.
+        #expect(Self.decide(liveVideoOwner: deleted, earlier: (2, .restore(deleted))) == .sameAsEarlier(2))
     }
 
     @Test func theSameContentTwiceInOneGroupJoinsTheFirst() {

@@ -131,6 +131,34 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    /// SPEC "Identity": dropping the bytes of an asset in Recently Deleted brings
+    /// it back. A Live Photo's video does too: the Live Photo is restored whole
+    /// (its still from Recently Deleted), and no second copy of the video is made.
+    /// Both halves dropped again at once bring it back once.
+    @Test(arguments: ["the video", "both halves"])
+    func itsBytesDroppedAgainBringADeletedLivePhotoBack(dropped: String) throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: dropped == "the video" ? 32 : 33, in: library.folder)
+        let id = try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")[0]
+        #expect(try library.run("rm", "\(id)").status == 0)
+
+        var again = [try library.input(bytes: pair.video, name: "again.MOV")]
+        if dropped == "both halves" { again.append(try library.input(bytes: pair.still, name: "again.JPG")) }
+        let ids = try library.save(again, album: "WeChat", extra: ["--move"])
+        #expect(ids == again.map { _ in id }, "save names the Live Photo it brought back")
+        #expect(try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"]) == id)
+        #expect(LibraryContents.files(below: library.root.appending("Recently Deleted")).isEmpty)
+        for file in again {
+            #expect(try Sys.statusIfExists(file) == nil, "\(file.display) was filed and moved")
+        }
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     @Test func checkRepairFindsThePairAgainFromTheFiles() throws {
         let library = try TestLibrary()
         let pair = try LivePair(number: 10, in: library.folder)
