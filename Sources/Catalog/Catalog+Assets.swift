@@ -41,6 +41,14 @@ extension Catalog {
         try firstAsset(where: "a.trash_path = ?", [.path(trashPath)])
     }
 
+    /// True when a row keeps its bytes (a still's or a Live Photo's video's) at
+    /// `trashPath` under `Recently Deleted/`.
+    public func keepsInRecentlyDeleted(_ trashPath: BytePath) throws(CatalogError) -> Bool {
+        try connection.queryFirst(
+            "SELECT 1 FROM assets WHERE trash_path = ?1 OR live_video_trash_path = ?1", [.path(trashPath)]
+        ) { _ in true } ?? false
+    }
+
     /// Every asset, deleted ones included, in id order (for reconciling and `check`).
     public func allAssets() throws(CatalogError) -> [AssetRecord] {
         try selectAssets("SELECT \(AssetRow.columns) FROM assets a ORDER BY a.id", [])

@@ -103,6 +103,10 @@ extension Daemon {
             if purged > 0 {
                 log.info("Purged \(purged) asset(s) kept in Recently Deleted for more than 30 days.")
             }
+            let leftovers = try library.lifecycle.removeRestoreLeftovers()
+            if leftovers > 0 {
+                log.info("Removed \(leftovers) file(s) a restore cut short left in Recently Deleted.")
+            }
         } catch {
             log.error("\(error)")
         }

@@ -10,8 +10,8 @@ public struct AssetLifecycle {
     public static let retention: Double = 30 * 24 * 3600
 
     package let filer: Filer
-    private var layout: LibraryLayout { filer.layout }
-    private var catalog: Catalog { filer.catalog }
+    var layout: LibraryLayout { filer.layout }
+    var catalog: Catalog { filer.catalog }
 
     public init(filer: Filer) { self.filer = filer }
 

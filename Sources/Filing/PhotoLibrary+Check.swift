@@ -20,7 +20,8 @@ extension PhotoLibrary {
     }
 
     /// Compares catalog and disk (every roll file hashed); with `repair`, clears the
-    /// temporary folder and makes the catalog match the disk. `hashing` and
+    /// temporary folder, makes the catalog match the disk and removes what a restore
+    /// cut short left in Recently Deleted. `hashing` and
     /// `adopting` are told how far the two long steps are (done, total).
     public func check(
         repair: Bool, hashing: ((_ done: Int, _ total: Int) -> Void)? = nil,
@@ -32,6 +33,7 @@ extension PhotoLibrary {
         }
         _ = try reconciler.removeTemporaryFiles()
         let mended = try reconciler.repair(differences, progress: adopting)
+        try lifecycle.removeRestoreLeftovers()
         // The second look reads no file, so the files that could not be read are left as found.
         let unread = differences.filter {
             if case .unreadableRollFile = $0 { return true } else { return false }

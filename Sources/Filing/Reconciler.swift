@@ -190,7 +190,9 @@ public struct Reconciler {
         if let still = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(liveVideoHash: hashed.hash)
         }), let recorded = still.liveVideo?.rollPath {
-            if let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
+            // At its recorded path it is the video a restore linked back (a crash before
+            // the restore was recorded): it is the video's place again, below.
+            if recorded != rollPath, let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
                 // The old name of a video that pairing moved beside its still, left by a
                 // crash after the commit (issue 14): the same file, so that name goes.
                 guard kept.isSameFile(as: status) else { return false }
@@ -216,6 +218,8 @@ public struct Reconciler {
                     try catalog.markRestored(existing.id, rollPath: rollPath)
                     try catalog.setRollPath(rollPath, of: existing.id)
                 }
+                try restoreLiveVideo(of: existing, beside: rollPath)
+                try restoreAlbumEntries(of: existing.id)
                 return true
             }
             if !oldPresent {
@@ -238,6 +242,63 @@ public struct Reconciler {
         ).record(rollPath: rollPath, addedAt: Double(status.changeNanoseconds) / 1e9)
         _ = try filer.catalogCall { () throws(CatalogError) in try catalog.insertAsset(asset) }
         return true
+    }
+
+    /// A deleted Live Photo whose still a restore linked back before a crash gets its
+    /// video back too: at its recorded roll path when the restore linked it there,
+    /// else linked again beside the still from Recently Deleted (that name then goes
+    /// with the rest a restore cut short left, `removeRestoreLeftovers`).
+    private func restoreLiveVideo(of asset: AssetRecord, beside rollPath: BytePath) throws(FilingError) {
+        guard let video = asset.liveVideo, let trash = video.trashPath else { return }
+        if let recorded = video.rollPath {
+            let file = layout.absolute(recorded)
+            if try filer.systemCall(file, { () throws(SystemError) in try Sys.statusIfExists(file) }) != nil {
+                try filer.catalogCall { () throws(CatalogError) in
+                    try catalog.setLiveVideoLocation(of: asset.id, rollPath: recorded, trashPath: nil)
+                }
+                return
+            }
+        }
+        let trashFile = layout.absolute(trash)
+        var folders = FolderSyncer()
+        let placed = try filer.linkIntoRoll(
+            trashFile, preferred: video.rollPath?.lastComponent ?? trash.lastComponent,
+            folder: rollPath.parent,
+            source: trashFile, folders: &folders)
+        if let failure = folders.syncAll() {
+            throw FilingError.from(failure, library: layout, source: failure.path ?? trashFile)
+        }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.setLiveVideoLocation(of: asset.id, rollPath: placed, trashPath: nil)
+        }
+    }
+
+    /// The album entries of an asset a restore linked back before a crash, as the
+    /// restore makes them: in every album it is still a member of, each entry as it
+    /// was (an entry the restore made already is that entry, `AlbumLinker.link`).
+    private func restoreAlbumEntries(of id: AssetID) throws(FilingError) {
+        guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
+        else { return }
+        let memberships = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.memberships(ofAsset: id)
+        }
+        for membership in memberships where membership.isActive {
+            guard
+                let album = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.album(id: membership.albumID)
+                })
+            else { continue }
+            let kind: LinkKind = membership.symbolic ? .symbolic : .hard
+            let folder = layout.albumFolder(album)
+            let still = try filer.linkAndSync(asset.rollPath, into: album, kind: kind, source: folder)
+            let video = try asset.liveVideo?.rollPath.map { (rollPath) throws(FilingError) in
+                try filer.linkAndSync(rollPath, into: album, kind: kind, source: folder)
+            }
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.addMembership(asset: id, album: album.id, entryName: still, at: filer.now())
+                if let video { try catalog.setVideoEntry(video, asset: id, album: album.id) }
+            }
+        }
     }
 
     /// A Live Photo's video entry in `album`: recorded as the second entry of the

@@ -59,6 +59,31 @@ struct CheckCommandTests {
         #expect(check.stdout.isEmpty)
     }
 
+    /// A restore cut short after it was recorded leaves its Recently Deleted name
+    /// behind, a second name of the roll file: `check --repair` removes it. A file
+    /// there that is no roll file's, or that a deleted asset keeps, stays.
+    @Test func repairRemovesWhatARestoreCutShortLeftInRecentlyDeleted() throws {
+        let library = try Self.library()
+        let trash = library.root.appending("Recently Deleted")
+        try Sys.makeDirectories(trash)
+        let leftover = trash.appending("throbber.gif")
+        try Sys.link(try rollFile("throbber.gif", in: library), to: leftover)
+        let copy = trash.appending("a copy.jpeg")
+        try writeFile(copy, try readFile(try rollFile("cmyk_go_video-001.jpeg", in: library)))
+        let deleted = try library.save([
+            try library.input(bytes: Pictures.uniqueJPEG(1, tag: "gone"), name: "gone.jpg")
+        ])
+        #expect(try library.run("rm", "\(deleted[0])").status == 0)
+        let kept = LibraryContents.files(below: trash).filter { $0 != leftover && $0 != copy }
+        #expect(kept.count == 1, "\(kept.map(\.display))")
+
+        let repaired = try library.run("check", "--repair")
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        #expect(Set(LibraryContents.files(below: trash)) == Set(kept + [copy]))
+        #expect(try library.list().count == 3)
+        #expect(try library.run("restore", "\(deleted[0])").status == 0)
+    }
+
     enum Change: String, CaseIterable, CustomTestStringConvertible {
         case rollFileRemoved, rollFileAdded, rollFileChanged, albumEntryRemoved, albumLinkAdded
         var testDescription: String { rawValue }

@@ -109,6 +109,67 @@ import Testing
         )
     }
 
+    /// A deleted Live Photo brought back by its video's bytes saved again (its still
+    /// from Recently Deleted): a crash at any mutating call of that `save`, then a
+    /// daemon start (its reconcile adopts what the crash left) and the same `save`
+    /// again, ends with the Live Photo restored once, in both albums, its two
+    /// files once each in the Roll and nothing left in Recently Deleted.
+    @Test(arguments: ["before", "after"])
+    func crashWhileItsVideoBringsADeletedLivePhotoBack(moment: String) throws {
+        let fixtures = try TemporaryFolder()
+        defer { fixtures.remove() }
+        let pair = try LivePair(number: 6, in: fixtures)
+        func restored(crashAt: String) throws -> (TestLibrary, BytePath, Binary.Result) {
+            let library = try TestLibrary()
+            let id = try library.save(
+                [
+                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+                ], album: "QQ")[0]
+            #expect(try library.run("rm", "\(id)").status == 0)
+            let video = try library.input(bytes: pair.video, name: "again.MOV")
+            let run = try library.run(
+                "save", "--album", "WeChat", "--move", video.display,
+                environment: ["PHOTOFILER_CRASH_AT": crashAt])
+            return (library, video, run)
+        }
+        let calibration = try restored(crashAt: "count")
+        calibration.0.folder.remove()
+        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
+        try #require(calls > 4, "the save made only \(calls) mutating calls")
+        var crashed = 0
+        for point in 1...calls {
+            let context = "crash \(moment):\(point)"
+            let (library, video, run) = try restored(crashAt: "\(moment):\(point)")
+            defer { library.folder.remove() }
+            guard run.status == Self.crashStatus else {
+                #expect(run.status == 0, "\(context): \(run.stderr)")
+                continue
+            }
+            crashed += 1
+            let daemon = try DaemonProcess(library: library.root, arguments: [])
+            #expect(daemon.terminate() == 0, "\(context): \(daemon.log)")
+            if (try Sys.statusIfExists(video)) != nil {
+                let again = try library.run("save", "--album", "WeChat", "--move", video.display)
+                #expect(again.status == 0, "\(context), the save again: \(again.stderr)")
+            }
+            let rollFiles = try library.rollFiles()
+            let contents = Set(try rollFiles.map { try readFile($0) })
+            #expect(
+                rollFiles.count == 2 && contents == [pair.still, pair.video],
+                "\(context): \(rollFiles.map(\.display))")
+            _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+            let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+            #expect(trash.isEmpty, "\(context): \(trash.map(\.display))")
+            let check = try library.run("check")
+            #expect(check.status == 0, "\(context): \(check.stdout)")
+        }
+        #expect(crashed * 2 > calls, "only \(crashed) of \(calls) points crashed")
+        print(
+            "LivePhotoCrashTests(video brings it back, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
+        )
+    }
+
     /// A fresh library holding the video in WeChat; its still saved into QQ with
     /// `PHOTOFILER_CRASH_AT=crashAt`.
     static func run(_ pair: LivePair, crashAt: String) throws -> (

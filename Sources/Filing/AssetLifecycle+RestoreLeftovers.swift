@@ -1,0 +1,66 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+
+extension AssetLifecycle {
+    /// A restore links an asset's Recently Deleted files back into the Roll, records
+    /// the asset as restored, and only then unlinks them (the pipeline's step 6); a
+    /// crash in between leaves those names behind, kept by no row. Each such name
+    /// goes: a file of Recently Deleted that no row keeps and that is the very file
+    /// (the same inode) of a live asset's roll file or Live Photo video. Anything
+    /// else there is left as it is. Returns how many went.
+    @discardableResult
+    public func removeRestoreLeftovers() throws(FilingError) -> Int {
+        let folder = layout.recentlyDeleted
+        let entries = try filer.systemCall(folder) { () throws(SystemError) -> [Sys.DirectoryEntry] in
+            guard try Sys.statusIfExists(folder) != nil else { return [] }
+            return try Sys.listDirectory(folder)
+        }
+        var removed = 0
+        for entry in entries where entry.kind == .regular || entry.kind == .unknown {
+            let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(entry.name)
+            let kept = try filer.catalogCall { () throws(CatalogError) in
+                try catalog.keepsInRecentlyDeleted(trashPath)
+            }
+            let file = folder.appending(entry.name)
+            guard !kept, try isRestoredRollFile(file) else { continue }
+            try filer.systemCall(file) { () throws(SystemError) in try Sys.unlinkIfPresent(file) }
+            removed += 1
+        }
+        if removed > 0 {
+            try filer.systemCall(folder) { () throws(SystemError) in try Sys.syncDirectory(folder) }
+        }
+        return removed
+    }
+
+    /// True when `file` is a second name of a live asset's roll file or video.
+    private func isRestoredRollFile(_ file: BytePath) throws(FilingError) -> Bool {
+        let fd: FileDescriptor
+        do {
+            fd = try Sys.openForReading(file)
+        } catch {
+            // Gone since it was listed, or a symbolic link: never a restore's.
+            if error.errno == .noSuchFile || error.errno == .tooManySymbolicLinks { return false }
+            throw FilingError.from(error, library: layout, source: file)
+        }
+        defer { fd.close() }
+        let status = try filer.systemCall(file) { () throws(SystemError) in try fd.status() }
+        // A restore's name shares its inode with the roll file: a lone file is not one.
+        guard status.kind == .regular, status.linkCount > 1 else { return false }
+        let hash = try filer.systemCall(file) { () throws(SystemError) in
+            try filer.inspector.copier.hash(fd, path: file).hash
+        }
+        let rollPath = try filer.catalogCall { () throws(CatalogError) -> BytePath? in
+            if let asset = try catalog.asset(hash: hash), !asset.isDeleted { return asset.rollPath }
+            if let still = try catalog.asset(liveVideoHash: hash), !still.isDeleted {
+                return still.liveVideo?.rollPath
+            }
+            return nil
+        }
+        guard let rollPath else { return false }
+        let rollFile = layout.absolute(rollPath)
+        let rollStatus = try filer.systemCall(rollFile) { () throws(SystemError) in
+            try Sys.statusIfExists(rollFile)
+        }
+        return rollStatus?.isSameFile(as: status) == true
+    }
+}
