@@ -1,3 +1,4 @@
+import Foundation
 import PhotoFilerCatalog
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
@@ -54,17 +55,29 @@ package enum FilingPlan: Equatable, Sendable {
 /// is resolved (SPEC "Capture date": embedded, then a date in the name, then the
 /// mtime) and its record is built, for filing and for the reconcile's adoption.
 package struct AssetDraft: Sendable, Equatable {
-    package var hash: String
-    package var size: Int64
-    package var info: MediaInfo
-    package var originalName: BytePath
-    package var modificationNanoseconds: Int64
-    package var sourceInbox: String?
+    package let hash: String
+    package let size: Int64
+    package let info: MediaInfo
+    package let originalName: BytePath
+    package let modificationNanoseconds: Int64
+    package let sourceInbox: String?
+    /// Resolved once, when the draft is made: with no plausible date at all it is
+    /// the time of filing, and the roll folder and the row must agree on it.
+    package let created: CaptureDate
 
-    package var created: CaptureDate {
-        CaptureDates.resolve(
+    package init(
+        hash: String, size: Int64, info: MediaInfo, originalName: BytePath, modificationNanoseconds: Int64,
+        sourceInbox: String?, now: Date = Date()
+    ) {
+        self.hash = hash
+        self.size = size
+        self.info = info
+        self.originalName = originalName
+        self.modificationNanoseconds = modificationNanoseconds
+        self.sourceInbox = sourceInbox
+        self.created = CaptureDates.resolve(
             embedded: info.embeddedDate, fileName: originalName,
-            modificationSeconds: modificationNanoseconds / 1_000_000_000)
+            modificationSeconds: modificationNanoseconds / 1_000_000_000, now: now)
     }
 
     /// The row to insert once the bytes are at `rollPath`.

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -96,6 +97,13 @@ import Testing
         #expect(draft(plain, name: "mmexport1701428096000.jpg").created.secondsSinceEpoch == 1_701_428_096)
         let fromMtime = draft(plain, name: "photo.jpg").created
         #expect(fromMtime.source == .modificationTime && fromMtime.secondsSinceEpoch == 1_650_000_000)
+        // No plausible date (an mtime of 2099): the time the draft was made, read once.
+        let filing = Date(timeIntervalSince1970: 1_700_000_000)
+        let added = AssetDraft(
+            hash: Self.hash, size: 10, info: plain, originalName: "photo.jpg",
+            modificationNanoseconds: 4_070_908_800 * 1_000_000_000, sourceInbox: nil, now: filing
+        ).created
+        #expect(added.source == .added && added.secondsSinceEpoch == 1_700_000_000)
     }
 
     @Test func aDraftsRecordCarriesEveryField() {
