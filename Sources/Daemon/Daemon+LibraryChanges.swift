@@ -103,9 +103,11 @@ extension Daemon {
             if purged > 0 {
                 log.info("Purged \(purged) asset(s) kept in Recently Deleted for more than 30 days.")
             }
-            let leftovers = try library.lifecycle.removeRestoreLeftovers()
+            let leftovers = try library.lifecycle.removeLeftoverNames()
             if leftovers > 0 {
-                log.info("Removed \(leftovers) file(s) a restore cut short left in Recently Deleted.")
+                log.info(
+                    "Removed \(leftovers) name(s) that a restore or deletion cut short left in Recently Deleted."
+                )
             }
         } catch {
             log.error("\(error)")

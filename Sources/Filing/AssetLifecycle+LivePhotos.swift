@@ -3,23 +3,6 @@ import PhotoFilerSystem
 
 /// A Live Photo's video through deletion and restore: it follows its still.
 extension AssetLifecycle {
-    /// Links a roll file into Recently Deleted under a free name (synced); its path
-    /// relative to the library.
-    package func linkIntoRecentlyDeleted(_ rollPath: BytePath) throws(FilingError) -> BytePath {
-        let file = filer.layout.absolute(rollPath)
-        let folder = filer.layout.recentlyDeleted
-        let name = try filer.systemCall(file) { () throws(SystemError) -> BytePath in
-            try Sys.makeDirectories(folder)
-            let name = try NameAllocator.allocate(preferred: rollPath.lastComponent) {
-                (candidate) throws(SystemError) in
-                try Sys.link(file, to: folder.appending(candidate))
-            }
-            try Sys.syncDirectory(folder)
-            return name
-        }
-        return LibraryLayout.recentlyDeletedFolderName.appending(name)
-    }
-
     /// Only a Live Photo's video was removed from the Roll: the asset is a plain
     /// still again, and the video's album entries go.
     public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) {

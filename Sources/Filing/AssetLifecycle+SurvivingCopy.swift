@@ -30,17 +30,7 @@ extension AssetLifecycle {
             guard let name = entryName(membership) else { continue }
             let entry = filer.layout.albumFolder(album).appending(name)
             guard try holdsBytes(size: size, hash: hash, at: entry) else { continue }
-            let recentlyDeleted = filer.layout.recentlyDeleted
-            let kept = try filer.systemCall(entry) { () throws(SystemError) -> BytePath in
-                try Sys.makeDirectories(recentlyDeleted)
-                let kept = try NameAllocator.allocate(preferred: preferred) {
-                    (candidate) throws(SystemError) in
-                    try Sys.link(entry, to: recentlyDeleted.appending(candidate))
-                }
-                try Sys.syncDirectory(recentlyDeleted)
-                return kept
-            }
-            return LibraryLayout.recentlyDeletedFolderName.appending(kept)
+            return try linkIntoRecentlyDeleted(file: entry, preferred: preferred)
         }
         return nil
     }

@@ -26,17 +26,9 @@ public struct AssetLifecycle {
     public func moveToRecentlyDeleted(_ id: AssetID) throws(FilingError) -> AssetRecord {
         let asset = try existing(id)
         if asset.isDeleted { return asset }
-        let rollFile = layout.absolute(asset.rollPath)
-        let trashName = try filer.systemCall(rollFile) { () throws(SystemError) -> BytePath in
-            try Sys.makeDirectories(layout.recentlyDeleted)
-            let name = try NameAllocator.allocate(preferred: asset.rollPath.lastComponent) {
-                (candidate) throws(SystemError) in
-                try Sys.link(rollFile, to: layout.recentlyDeleted.appending(candidate))
-            }
-            try Sys.syncDirectory(layout.recentlyDeleted)
-            return name
-        }
-        let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(trashName)
+        let held = try holdRecentlyDeleted()
+        defer { held.close() }
+        let trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
         // A Live Photo's video goes with it.
         let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
             try linkIntoRecentlyDeleted(path)
@@ -102,6 +94,43 @@ public struct AssetLifecycle {
         return try existing(id)
     }
 
+    /// The lock a deletion holds shared from its first link into Recently Deleted
+    /// until it is recorded, so that `removeLeftoverNames` never takes a name that is
+    /// about to be recorded for one; closing the descriptor lets it go (as a crash does).
+    func holdRecentlyDeleted() throws(FilingError) -> FileDescriptor {
+        let path = layout.recentlyDeletedLockPath
+        return try filer.systemCall(path) { () throws(SystemError) -> FileDescriptor in
+            let fd = try Sys.openOrCreate(path)
+            do throws(SystemError) {
+                try fd.lockShared()
+            } catch {
+                fd.close()
+                throw error
+            }
+            return fd
+        }
+    }
+
+    /// Links a roll file into Recently Deleted (`linkIntoRecentlyDeleted(file:preferred:)`).
+    package func linkIntoRecentlyDeleted(_ rollPath: BytePath) throws(FilingError) -> BytePath {
+        try linkIntoRecentlyDeleted(file: layout.absolute(rollPath), preferred: rollPath.lastComponent)
+    }
+
+    /// Links `file` into Recently Deleted under `preferred` or a free variant, and
+    /// syncs the folder; returns its path relative to the library. A name there that
+    /// already is this file (the link of a deletion a crash cut short) is taken as it
+    /// is, so that the deletion made again never leaves a second name behind.
+    func linkIntoRecentlyDeleted(file: BytePath, preferred: BytePath) throws(FilingError) -> BytePath {
+        let folder = layout.recentlyDeleted
+        let name = try filer.systemCall(file) { () throws(SystemError) -> BytePath in
+            try Sys.makeDirectories(folder)
+            let name = try NameAllocator.hardLink(file, into: folder, preferred: preferred)
+            try Sys.syncDirectory(folder)
+            return name
+        }
+        return LibraryLayout.recentlyDeletedFolderName.appending(name)
+    }
+
     /// Deletes for good what Recently Deleted has held longer than 30 days.
     @discardableResult
     public func purgeExpired() throws(FilingError) -> Int {
@@ -130,6 +159,8 @@ public struct AssetLifecycle {
     /// Recently Deleted does not list it, and `restore` says why.
     public func rollFileRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted else { return }
+        let held = try holdRecentlyDeleted()
+        defer { held.close() }
         let trashPath = try keepSurvivingCopy(of: asset)
         // A Live Photo's video goes to Recently Deleted with it: from the Roll, or
         // from an album entry when it was removed from the Roll too.

@@ -33,7 +33,7 @@ extension PhotoLibrary {
         }
         _ = try reconciler.removeTemporaryFiles()
         let mended = try reconciler.repair(differences, progress: adopting)
-        try lifecycle.removeRestoreLeftovers()
+        try lifecycle.removeLeftoverNames()
         // The second look reads no file, so the files that could not be read are left as found.
         let unread = differences.filter {
             if case .unreadableRollFile = $0 { return true } else { return false }

@@ -247,7 +247,7 @@ public struct Reconciler {
     /// A deleted Live Photo whose still a restore linked back before a crash gets its
     /// video back too: at its recorded roll path when the restore linked it there,
     /// else linked again beside the still from Recently Deleted (that name then goes
-    /// with the rest a restore cut short left, `removeRestoreLeftovers`).
+    /// with the rest a restore cut short left, `removeLeftoverNames`).
     private func restoreLiveVideo(of asset: AssetRecord, beside rollPath: BytePath) throws(FilingError) {
         guard let video = asset.liveVideo, let trash = video.trashPath else { return }
         if let recorded = video.rollPath {

@@ -12,6 +12,14 @@ extension FileDescriptor {
         }
     }
 
+    /// `flock(LOCK_SH)`, waiting while another open file holds it exclusively.
+    public func lockShared() throws(SystemError) {
+        while flock(rawValue, LOCK_SH) != 0 {
+            let error = Errno.current
+            if error != .interrupted { throw SystemError(error, call: "flock", path: nil) }
+        }
+    }
+
     /// `flock(LOCK_UN)`.
     public func unlock() {
         _ = flock(rawValue, LOCK_UN)

@@ -30,6 +30,9 @@ public struct LibraryLayout: Sendable, Hashable {
     public var temporary: BytePath { internalFolder.appending("tmp") }
     public var catalogPath: BytePath { internalFolder.appending("catalog.sqlite") }
     public var lockPath: BytePath { internalFolder.appending("daemon.lock") }
+    /// Held shared while a deletion links into Recently Deleted and records it, and
+    /// exclusively to remove the names such a change left when cut short.
+    public var recentlyDeletedLockPath: BytePath { internalFolder.appending("recently-deleted.lock") }
 
     /// An absolute path for a path stored relative to the root.
     public func absolute(_ relative: BytePath) -> BytePath { root.appending(relative) }

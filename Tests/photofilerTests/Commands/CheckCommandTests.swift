@@ -60,8 +60,9 @@ struct CheckCommandTests {
     }
 
     /// A restore cut short after it was recorded leaves its Recently Deleted name
-    /// behind, a second name of the roll file: `check --repair` removes it. A file
-    /// there that is no roll file's, or that a deleted asset keeps, stays.
+    /// behind, a second name of the roll file: `check --repair` removes it, unless a
+    /// deletion holds the lock. A file there that is no roll file's, or that a
+    /// deleted asset keeps, stays.
     @Test func repairRemovesWhatARestoreCutShortLeftInRecentlyDeleted() throws {
         let library = try Self.library()
         let trash = library.root.appending("Recently Deleted")
@@ -76,6 +77,14 @@ struct CheckCommandTests {
         #expect(try library.run("rm", "\(deleted[0])").status == 0)
         let kept = LibraryContents.files(below: trash).filter { $0 != leftover && $0 != copy }
         #expect(kept.count == 1, "\(kept.map(\.display))")
+
+        // While a deletion holds the lock (it may be about to record that name), it stays.
+        let lock = try Sys.openOrCreate(library.root.appending(".photofiler/recently-deleted.lock"))
+        try lock.lockShared()
+        let held = try library.run("check", "--repair")
+        #expect(held.status == 0, "\(held.stdout)\(held.stderr)")
+        #expect(Set(LibraryContents.files(below: trash)) == Set(kept + [copy, leftover]))
+        lock.close()
 
         let repaired = try library.run("check", "--repair")
         #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")

@@ -170,6 +170,62 @@ import Testing
         )
     }
 
+    /// Both halves of a Live Photo removed from the Roll by hand (a file manager's
+    /// selection of the two): the reconcile keeps both in Recently Deleted from their
+    /// album entries (`check --repair` here; the daemon's reconcile takes the same
+    /// steps). A crash at any mutating call, then `check --repair` again, ends with
+    /// the asset deleted, its still and its video once each in Recently Deleted, and
+    /// `restore` bringing the Live Photo back whole.
+    @Test(arguments: ["before", "after"])
+    func crashWhileBothRemovedHalvesGoToRecentlyDeleted(moment: String) throws {
+        let fixtures = try TemporaryFolder()
+        defer { fixtures.remove() }
+        let pair = try LivePair(number: 7, in: fixtures)
+        func removed(crashAt: String) throws -> (TestLibrary, Int64, Binary.Result) {
+            let library = try TestLibrary()
+            let id = try library.save(
+                [
+                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+                ], album: "QQ")[0]
+            for file in try library.rollFiles() { try Sys.unlink(file) }
+            let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
+            return (library, id, run)
+        }
+        let calibration = try removed(crashAt: "count")
+        calibration.0.folder.remove()
+        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
+        try #require(calls > 4, "the repair made only \(calls) mutating calls")
+        var crashed = 0
+        for point in 1...calls {
+            let context = "crash \(moment):\(point)"
+            let (library, id, run) = try removed(crashAt: "\(moment):\(point)")
+            defer { library.folder.remove() }
+            guard run.status == Self.crashStatus else {
+                #expect(run.status == 0, "\(context): \(run.stdout)\(run.stderr)")
+                continue
+            }
+            crashed += 1
+            let again = try library.run("check", "--repair")
+            #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
+            #expect(try library.list().isEmpty, "\(context)")
+            let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+            let kept = try trash.map { try readFile($0) }
+            #expect(
+                kept.count == 2 && Set(kept) == [pair.still, pair.video],
+                "\(context): \(trash.map(\.display))")
+            let restore = try library.run("restore", "\(id)")
+            #expect(restore.status == 0, "\(context): \(restore.stderr)")
+            #expect(try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
+            let check = try library.run("check")
+            #expect(check.status == 0, "\(context): \(check.stdout)")
+        }
+        #expect(crashed * 2 > calls, "only \(crashed) of \(calls) points crashed")
+        print(
+            "LivePhotoCrashTests(both halves removed, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
+        )
+    }
+
     /// A fresh library holding the video in WeChat; its still saved into QQ with
     /// `PHOTOFILER_CRASH_AT=crashAt`.
     static func run(_ pair: LivePair, crashAt: String) throws -> (

@@ -2,14 +2,22 @@ import PhotoFilerCatalog
 import PhotoFilerSystem
 
 extension AssetLifecycle {
-    /// A restore links an asset's Recently Deleted files back into the Roll, records
-    /// the asset as restored, and only then unlinks them (the pipeline's step 6); a
-    /// crash in between leaves those names behind, kept by no row. Each such name
-    /// goes: a file of Recently Deleted that no row keeps and that is the very file
-    /// (the same inode) of a live asset's roll file or Live Photo video. Anything
-    /// else there is left as it is. Returns how many went.
+    /// Two changes leave a name in Recently Deleted that no row keeps when a crash
+    /// cuts them short: a restore links the asset's files back into the Roll, records
+    /// it, and only then unlinks their Recently Deleted names; a deletion links the
+    /// roll file into Recently Deleted before it records anything. Either way the
+    /// name left is the very file (the same inode) of a live asset's roll file or
+    /// Live Photo video, and it goes. Anything else there is left as it is. Returns
+    /// how many went: none while a deletion is under way in any process (it holds
+    /// `holdRecentlyDeleted`'s lock; the next pass looks again).
     @discardableResult
-    public func removeRestoreLeftovers() throws(FilingError) -> Int {
+    public func removeLeftoverNames() throws(FilingError) -> Int {
+        let lockPath = layout.recentlyDeletedLockPath
+        let lock = try filer.systemCall(lockPath) { () throws(SystemError) in try Sys.openOrCreate(lockPath) }
+        defer { lock.close() }
+        guard try filer.systemCall(lockPath, { () throws(SystemError) in try lock.tryLockExclusive() }) else {
+            return 0
+        }
         let folder = layout.recentlyDeleted
         let entries = try filer.systemCall(folder) { () throws(SystemError) -> [Sys.DirectoryEntry] in
             guard try Sys.statusIfExists(folder) != nil else { return [] }
