@@ -42,10 +42,14 @@ extension Catalog {
     }
 
     /// True when a row keeps its bytes (a still's or a Live Photo's video's) at
-    /// `trashPath` under `Recently Deleted/`.
+    /// `trashPath` under `Recently Deleted/`. Only a deleted asset keeps any, so the
+    /// look-up reads the deleted ones alone (the partial index `assets_deleted`).
     public func keepsInRecentlyDeleted(_ trashPath: BytePath) throws(CatalogError) -> Bool {
         try connection.queryFirst(
-            "SELECT 1 FROM assets WHERE trash_path = ?1 OR live_video_trash_path = ?1", [.path(trashPath)]
+            """
+            SELECT 1 FROM assets
+            WHERE deleted_at IS NOT NULL AND (trash_path = ?1 OR live_video_trash_path = ?1)
+            """, [.path(trashPath)]
         ) { _ in true } ?? false
     }
 

@@ -25,12 +25,8 @@ extension AssetLifecycle {
         }
         var removed = 0
         for entry in entries where entry.kind == .regular || entry.kind == .unknown {
-            let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(entry.name)
-            let kept = try filer.catalogCall { () throws(CatalogError) in
-                try catalog.keepsInRecentlyDeleted(trashPath)
-            }
             let file = folder.appending(entry.name)
-            guard !kept, try isRestoredRollFile(file) else { continue }
+            guard try isSecondNameOfALiveFile(file) else { continue }
             try filer.systemCall(file) { () throws(SystemError) in try Sys.unlinkIfPresent(file) }
             removed += 1
         }
@@ -40,20 +36,26 @@ extension AssetLifecycle {
         return removed
     }
 
-    /// True when `file` is a second name of a live asset's roll file or video.
-    private func isRestoredRollFile(_ file: BytePath) throws(FilingError) -> Bool {
+    /// True when `file`, a name in Recently Deleted, is kept by no row and is a
+    /// second name of a live asset's roll file or video. Looked at from the cheapest
+    /// question on: most names there are their file's only name.
+    private func isSecondNameOfALiveFile(_ file: BytePath) throws(FilingError) -> Bool {
         let fd: FileDescriptor
         do {
             fd = try Sys.openForReading(file)
         } catch {
-            // Gone since it was listed, or a symbolic link: never a restore's.
+            // Gone since it was listed, or a symbolic link: never such a name.
             if error.errno == .noSuchFile || error.errno == .tooManySymbolicLinks { return false }
             throw FilingError.from(error, library: layout, source: file)
         }
         defer { fd.close() }
         let status = try filer.systemCall(file) { () throws(SystemError) in try fd.status() }
-        // A restore's name shares its inode with the roll file: a lone file is not one.
         guard status.kind == .regular, status.linkCount > 1 else { return false }
+        let trashPath = LibraryLayout.recentlyDeletedFolderName.appending(file.lastComponent)
+        let kept = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.keepsInRecentlyDeleted(trashPath)
+        }
+        guard !kept else { return false }
         let hash = try filer.systemCall(file) { () throws(SystemError) in
             try filer.inspector.copier.hash(fd, path: file).hash
         }
