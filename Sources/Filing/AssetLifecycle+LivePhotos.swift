@@ -22,6 +22,11 @@ extension AssetLifecycle {
         try filer.catalogCall { () throws(CatalogError) in
             try filer.catalog.setLiveVideoLocation(of: asset.id, rollPath: rollPath, trashPath: nil)
         }
+        try repointLiveVideoEntries(of: asset, to: rollPath)
+    }
+
+    /// Points the symbolic album entries of a Live Photo's video at `rollPath`.
+    func repointLiveVideoEntries(of asset: AssetRecord, to rollPath: BytePath) throws(FilingError) {
         for (membership, album) in try activeMemberships(of: asset) {
             guard let entryName = membership.videoEntryName else { continue }
             let entry = filer.layout.albumFolder(album).appending(entryName)

@@ -55,10 +55,8 @@ import Testing
     /// A still moved by hand to another folder of the Roll, its video following it
     /// (`check --repair` here, as the daemon's reconcile does): a crash at any
     /// mutating call, then `check --repair` again, ends with the still and the video
-    /// once each (never lost, never a second name), one Live Photo, both in the
-    /// album, and `check` content. (After some crash points the video stays where it
-    /// was rather than beside the still: the catalog agrees with the disk then, so
-    /// no repair moves it.)
+    /// once each (never lost, never a second name), the video beside the still, one
+    /// Live Photo, both in the album, and `check` content.
     @Test(arguments: ["before", "after"])
     func crashWhileTheVideoFollowsItsMovedStill(moment: String) throws {
         let fixtures = try TemporaryFolder()
@@ -98,7 +96,8 @@ import Testing
                 rollFiles.count == 2 && contents == [pair.still, pair.video],
                 "\(context): \(rollFiles.map(\.display))")
             #expect(
-                rollFiles.contains { $0.parent == folder }, "the still stays where it was moved: \(context)")
+                rollFiles.allSatisfy { $0.parent == folder },
+                "the still stays where it was moved, and its video is beside it: \(context)")
             #expect(try library.entries(ofAlbum: "QQ").count == 2, "\(context)")
             #expect(try library.list("--media", "live").count == 1 && library.list().count == 1, "\(context)")
             #expect(try library.run("check").status == 0, "\(context)")
