@@ -3,12 +3,12 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// Issue 14: a Live Photo's still filed after its video, from another month, moves
-/// the video beside it in the Roll. A crash at any mutating call of that `save`
-/// (`PHOTOFILER_CRASH_AT`, debug builds), then a daemon restart (its start-up
-/// reconcile pairs what is left) and the same `save` again, must end with one
-/// asset, one still and one video in the Roll (never a second roll name for the
-/// video), both linked into each album.
+/// A Live Photo's two files through a crash at any mutating call
+/// (`PHOTOFILER_CRASH_AT`, debug builds) of what moves, restores or deletes them,
+/// then the recovery a user gets (the daemon's start-up reconcile, or
+/// `check --repair`, and the same command again): never a file lost, never a second
+/// roll name, one asset in its albums. First, issue 14: a still filed after its
+/// video, from another month, moves the video beside it in the Roll.
 @Suite struct LivePhotoCrashTests {
     static let crashStatus: Int32 = 86
 
@@ -17,39 +17,34 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 4, videoCreated: "2024-02-10T08:00:00+0100", in: fixtures)
-        // A calibration run counts the save's mutating calls; every one is then a crash
-        // point (a call that fails as expected, such as a taken name, never crashes "after").
-        let calibration = try Self.run(pair, crashAt: "count")
-        calibration.library.folder.remove()
-        let calls = GroupCrashTests.mutatingCalls(in: calibration.run.stderr) ?? 0
-        try #require(calls > 10, "the save made only \(calls) mutating calls")
-        var crashed = 0
-        for point in 1...calls {
-            let context = "crash \(moment):\(point)"
-            let (library, still, run) = try Self.run(pair, crashAt: "\(moment):\(point)")
-            guard run.status == Self.crashStatus else {
-                #expect(run.status == 0, "\(context): \(run.stderr)")
-                library.folder.remove()
-                continue
-            }
-            crashed += 1
-            let daemon = try DaemonProcess(library: library.root, arguments: [])
-            #expect(daemon.terminate() == 0, "\(context): \(daemon.log)")
-            if (try Sys.statusIfExists(still)) != nil {
-                let again = try library.run("save", "--album", "QQ", "--move", still.display)
-                #expect(again.status == 0, "\(context), the save again: \(again.stderr)")
-            }
-            let rollFiles = try library.rollFiles()
-            #expect(rollFiles.count == 2, "\(context): \(rollFiles.map(\.display))")
-            for album in ["QQ", "WeChat"] {
-                let entries = try library.entries(ofAlbum: album)
-                #expect(entries.count == 2, "\(context): \(album) holds \(entries.map(\.display))")
-            }
-            _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
-            library.folder.remove()
-        }
-        #expect(crashed * 2 > calls, "only \(crashed) of \(calls) points crashed")
-        print("LivePhotoCrashTests(\(moment)): \(calls) mutating calls, \(crashed) crashes recovered")
+        try Self.crashAtEveryCall(
+            "video moves beside its still", moment: moment, minimumCalls: 10,
+            scenario: { crashAt in
+                // The video is filed in WeChat; its still is saved into QQ.
+                let library = try TestLibrary()
+                try library.save(
+                    [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
+                let still = try library.input(bytes: pair.still, name: BytePath(pair.stillName))
+                let run = try library.run(
+                    "save", "--album", "QQ", "--move", still.display,
+                    environment: ["PHOTOFILER_CRASH_AT": crashAt])
+                return (library, still, run)
+            },
+            recover: { context, library, still in
+                let daemon = try DaemonProcess(library: library.root, arguments: [])
+                #expect(daemon.terminate() == 0, "\(context): \(daemon.log)")
+                if (try Sys.statusIfExists(still)) != nil {
+                    let again = try library.run("save", "--album", "QQ", "--move", still.display)
+                    #expect(again.status == 0, "\(context), the save again: \(again.stderr)")
+                }
+                let rollFiles = try library.rollFiles()
+                #expect(rollFiles.count == 2, "\(context): \(rollFiles.map(\.display))")
+                for album in ["QQ", "WeChat"] {
+                    let entries = try library.entries(ofAlbum: album)
+                    #expect(entries.count == 2, "\(context): \(album) holds \(entries.map(\.display))")
+                }
+                _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+            })
     }
 
     /// A still moved by hand to another folder of the Roll, its video following it
@@ -62,50 +57,34 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 5, in: fixtures)
-        func moved(crashAt: String) throws -> (TestLibrary, BytePath, Binary.Result) {
-            let library = try TestLibrary()
-            try library.save(
-                [
-                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
-                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
-                ], album: "QQ")
-            let still = try #require(
-                try library.rollFiles().first { $0.lastComponent == BytePath(pair.stillName) })
-            let folder = library.root.appending("Roll").appending("2001").appending("02")
-            try Sys.makeDirectories(folder)
-            try Sys.rename(still, to: folder.appending(still.lastComponent))
-            let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
-            return (library, folder, run)
-        }
-        let calibration = try moved(crashAt: "count")
-        calibration.0.folder.remove()
-        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
-        try #require(calls > 2, "the repair made only \(calls) mutating calls")
-        var crashed = 0
-        for point in 1...calls {
-            let context = "crash \(moment):\(point)"
-            let (library, folder, run) = try moved(crashAt: "\(moment):\(point)")
-            defer { library.folder.remove() }
-            guard run.status == Self.crashStatus else { continue }
-            crashed += 1
-            let again = try library.run("check", "--repair")
-            #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
-            let rollFiles = try library.rollFiles()
-            let contents = Set(try rollFiles.map { try readFile($0) })
-            #expect(
-                rollFiles.count == 2 && contents == [pair.still, pair.video],
-                "\(context): \(rollFiles.map(\.display))")
-            #expect(
-                rollFiles.allSatisfy { $0.parent == folder },
-                "the still stays where it was moved, and its video is beside it: \(context)")
-            #expect(try library.entries(ofAlbum: "QQ").count == 2, "\(context)")
-            #expect(try library.list("--media", "live").count == 1 && library.list().count == 1, "\(context)")
-            #expect(try library.run("check").status == 0, "\(context)")
-        }
-        #expect(crashed > 0, "no point of \(calls) crashed")
-        print(
-            "LivePhotoCrashTests(moved still, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
-        )
+        try Self.crashAtEveryCall(
+            "moved still", moment: moment, minimumCalls: 2,
+            scenario: { crashAt in
+                let (library, _) = try Self.libraryHolding(pair)
+                let still = try #require(
+                    try library.rollFiles().first { $0.lastComponent == BytePath(pair.stillName) })
+                let folder = library.root.appending("Roll").appending("2001").appending("02")
+                try Sys.makeDirectories(folder)
+                try Sys.rename(still, to: folder.appending(still.lastComponent))
+                let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
+                return (library, folder, run)
+            },
+            recover: { context, library, folder in
+                let again = try library.run("check", "--repair")
+                #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
+                let rollFiles = try library.rollFiles()
+                let contents = Set(try rollFiles.map { try readFile($0) })
+                #expect(
+                    rollFiles.count == 2 && contents == [pair.still, pair.video],
+                    "\(context): \(rollFiles.map(\.display))")
+                #expect(
+                    rollFiles.allSatisfy { $0.parent == folder },
+                    "the still stays where it was moved, and its video is beside it: \(context)")
+                #expect(try library.entries(ofAlbum: "QQ").count == 2, "\(context)")
+                #expect(
+                    try library.list("--media", "live").count == 1 && library.list().count == 1, "\(context)")
+                #expect(try library.run("check").status == 0, "\(context)")
+            })
     }
 
     /// A deleted Live Photo brought back by its video's bytes saved again (its still
@@ -118,55 +97,35 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 6, in: fixtures)
-        func restored(crashAt: String) throws -> (TestLibrary, BytePath, Binary.Result) {
-            let library = try TestLibrary()
-            let id = try library.save(
-                [
-                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
-                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
-                ], album: "QQ")[0]
-            #expect(try library.run("rm", "\(id)").status == 0)
-            let video = try library.input(bytes: pair.video, name: "again.MOV")
-            let run = try library.run(
-                "save", "--album", "WeChat", "--move", video.display,
-                environment: ["PHOTOFILER_CRASH_AT": crashAt])
-            return (library, video, run)
-        }
-        let calibration = try restored(crashAt: "count")
-        calibration.0.folder.remove()
-        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
-        try #require(calls > 4, "the save made only \(calls) mutating calls")
-        var crashed = 0
-        for point in 1...calls {
-            let context = "crash \(moment):\(point)"
-            let (library, video, run) = try restored(crashAt: "\(moment):\(point)")
-            defer { library.folder.remove() }
-            guard run.status == Self.crashStatus else {
-                #expect(run.status == 0, "\(context): \(run.stderr)")
-                continue
-            }
-            crashed += 1
-            let daemon = try DaemonProcess(library: library.root, arguments: [])
-            #expect(daemon.terminate() == 0, "\(context): \(daemon.log)")
-            if (try Sys.statusIfExists(video)) != nil {
-                let again = try library.run("save", "--album", "WeChat", "--move", video.display)
-                #expect(again.status == 0, "\(context), the save again: \(again.stderr)")
-            }
-            let rollFiles = try library.rollFiles()
-            let contents = Set(try rollFiles.map { try readFile($0) })
-            #expect(
-                rollFiles.count == 2 && contents == [pair.still, pair.video],
-                "\(context): \(rollFiles.map(\.display))")
-            _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
-            let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
-            #expect(trash.isEmpty, "\(context): \(trash.map(\.display))")
-            let check = try library.run("check")
-            #expect(check.status == 0, "\(context): \(check.stdout)")
-        }
-        #expect(crashed * 2 > calls, "only \(crashed) of \(calls) points crashed")
-        print(
-            "LivePhotoCrashTests(video brings it back, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
-        )
+        try Self.crashAtEveryCall(
+            "video brings it back", moment: moment, minimumCalls: 4,
+            scenario: { crashAt in
+                let (library, id) = try Self.libraryHolding(pair)
+                #expect(try library.run("rm", "\(id)").status == 0)
+                let video = try library.input(bytes: pair.video, name: "again.MOV")
+                let run = try library.run(
+                    "save", "--album", "WeChat", "--move", video.display,
+                    environment: ["PHOTOFILER_CRASH_AT": crashAt])
+                return (library, video, run)
+            },
+            recover: { context, library, video in
+                let daemon = try DaemonProcess(library: library.root, arguments: [])
+                #expect(daemon.terminate() == 0, "\(context): \(daemon.log)")
+                if (try Sys.statusIfExists(video)) != nil {
+                    let again = try library.run("save", "--album", "WeChat", "--move", video.display)
+                    #expect(again.status == 0, "\(context), the save again: \(again.stderr)")
+                }
+                let rollFiles = try library.rollFiles()
+                let contents = Set(try rollFiles.map { try readFile($0) })
+                #expect(
+                    rollFiles.count == 2 && contents == [pair.still, pair.video],
+                    "\(context): \(rollFiles.map(\.display))")
+                _ = try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ", "WeChat"])
+                let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+                #expect(trash.isEmpty, "\(context): \(trash.map(\.display))")
+                let check = try library.run("check")
+                #expect(check.status == 0, "\(context): \(check.stdout)")
+            })
     }
 
     /// Both halves of a Live Photo removed from the Roll by hand (a file manager's
@@ -180,62 +139,71 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 7, in: fixtures)
-        func removed(crashAt: String) throws -> (TestLibrary, Int64, Binary.Result) {
-            let library = try TestLibrary()
-            let id = try library.save(
-                [
-                    try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
-                    try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
-                ], album: "QQ")[0]
-            for file in try library.rollFiles() { try Sys.unlink(file) }
-            let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
-            return (library, id, run)
-        }
-        let calibration = try removed(crashAt: "count")
+        try Self.crashAtEveryCall(
+            "both halves removed", moment: moment, minimumCalls: 4,
+            scenario: { crashAt in
+                let (library, id) = try Self.libraryHolding(pair)
+                for file in try library.rollFiles() { try Sys.unlink(file) }
+                let run = try library.run("check", "--repair", environment: ["PHOTOFILER_CRASH_AT": crashAt])
+                return (library, id, run)
+            },
+            recover: { context, library, id in
+                let again = try library.run("check", "--repair")
+                #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
+                #expect(try library.list().isEmpty, "\(context)")
+                let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+                let kept = try trash.map { try readFile($0) }
+                #expect(
+                    kept.count == 2 && Set(kept) == [pair.still, pair.video],
+                    "\(context): \(trash.map(\.display))")
+                let restore = try library.run("restore", "\(id)")
+                #expect(restore.status == 0, "\(context): \(restore.stderr)")
+                #expect(
+                    try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
+                let check = try library.run("check")
+                #expect(check.status == 0, "\(context): \(check.stdout)")
+            })
+    }
+
+    /// A fresh library holding `pair` as one Live Photo in QQ, and its id.
+    static func libraryHolding(_ pair: LivePair) throws -> (TestLibrary, Int64) {
+        let library = try TestLibrary()
+        let id = try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")[0]
+        return (library, id)
+    }
+
+    /// Cuts `scenario` at each of its mutating calls (`PHOTOFILER_CRASH_AT`, debug
+    /// builds), `moment` it, and hands every library that crashed to `recover`, which
+    /// recovers and checks it. A calibration run counts the calls first; a run that
+    /// does not crash (a call that fails as expected, such as a taken name, never
+    /// crashes "after") must succeed, and most must crash.
+    static func crashAtEveryCall<Scene>(
+        _ label: String, moment: String, minimumCalls: Int,
+        scenario: (_ crashAt: String) throws -> (TestLibrary, Scene, Binary.Result),
+        recover: (_ context: String, _ library: TestLibrary, _ scene: Scene) throws -> Void
+    ) throws {
+        let calibration = try scenario("count")
         calibration.0.folder.remove()
         let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
-        try #require(calls > 4, "the repair made only \(calls) mutating calls")
+        try #require(calls > minimumCalls, "\(label): only \(calls) mutating calls")
         var crashed = 0
         for point in 1...calls {
-            let context = "crash \(moment):\(point)"
-            let (library, id, run) = try removed(crashAt: "\(moment):\(point)")
+            let context = "\(label), crash \(moment):\(point)"
+            let (library, scene, run) = try scenario("\(moment):\(point)")
             defer { library.folder.remove() }
-            guard run.status == Self.crashStatus else {
+            guard run.status == crashStatus else {
                 #expect(run.status == 0, "\(context): \(run.stdout)\(run.stderr)")
                 continue
             }
             crashed += 1
-            let again = try library.run("check", "--repair")
-            #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
-            #expect(try library.list().isEmpty, "\(context)")
-            let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
-            let kept = try trash.map { try readFile($0) }
-            #expect(
-                kept.count == 2 && Set(kept) == [pair.still, pair.video],
-                "\(context): \(trash.map(\.display))")
-            let restore = try library.run("restore", "\(id)")
-            #expect(restore.status == 0, "\(context): \(restore.stderr)")
-            #expect(try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
-            let check = try library.run("check")
-            #expect(check.status == 0, "\(context): \(check.stdout)")
+            try recover(context, library, scene)
         }
-        #expect(crashed * 2 > calls, "only \(crashed) of \(calls) points crashed")
+        #expect(crashed * 2 > calls, "\(label): only \(crashed) of \(calls) points crashed")
         print(
-            "LivePhotoCrashTests(both halves removed, \(moment)): \(calls) mutating calls, \(crashed) crashes recovered"
-        )
-    }
-
-    /// A fresh library holding the video in WeChat; its still saved into QQ with
-    /// `PHOTOFILER_CRASH_AT=crashAt`.
-    static func run(_ pair: LivePair, crashAt: String) throws -> (
-        library: TestLibrary, still: BytePath, run: Binary.Result
-    ) {
-        let library = try TestLibrary()
-        try library.save(
-            [try library.input(bytes: pair.video, name: BytePath(pair.videoName))], album: "WeChat")
-        let still = try library.input(bytes: pair.still, name: BytePath(pair.stillName))
-        let run = try library.run(
-            "save", "--album", "QQ", "--move", still.display, environment: ["PHOTOFILER_CRASH_AT": crashAt])
-        return (library, still, run)
+            "LivePhotoCrashTests(\(label), \(moment)): \(calls) mutating calls, \(crashed) crashes recovered")
     }
 }
