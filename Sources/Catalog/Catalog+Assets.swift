@@ -41,16 +41,17 @@ extension Catalog {
         try firstAsset(where: "a.trash_path = ?", [.path(trashPath)])
     }
 
-    /// True when a row keeps its bytes (a still's or a Live Photo's video's) at
-    /// `trashPath` under `Recently Deleted/`. Only a deleted asset keeps any, so the
-    /// look-up reads the deleted ones alone (the partial index `assets_deleted`).
-    public func keepsInRecentlyDeleted(_ trashPath: BytePath) throws(CatalogError) -> Bool {
-        try connection.queryFirst(
+    /// The names under `Recently Deleted/` that rows keep (a still's or a Live
+    /// Photo's video's bytes). Only a deleted asset keeps any, so this reads the
+    /// deleted ones alone (the partial index `assets_deleted`).
+    public func namesKeptInRecentlyDeleted() throws(CatalogError) -> Set<BytePath> {
+        let rows = try connection.query(
             """
-            SELECT 1 FROM assets
-            WHERE deleted_at IS NOT NULL AND (trash_path = ?1 OR live_video_trash_path = ?1)
-            """, [.path(trashPath)]
-        ) { _ in true } ?? false
+            SELECT trash_path, live_video_trash_path FROM assets
+            WHERE deleted_at IS NOT NULL AND (trash_path IS NOT NULL OR live_video_trash_path IS NOT NULL)
+            """
+        ) { row in [row.isNull(0) ? nil : row.path(0), row.isNull(1) ? nil : row.path(1)] }
+        return Set(rows.joined().compactMap { $0 })
     }
 
     /// Every asset, deleted ones included, in id order (for reconciling and `check`).

@@ -10,7 +10,6 @@ import Testing
 /// point of the filing path is covered; after each crash the library is
 /// recovered, the save run again, and the invariants checked.
 @Suite struct CrashTests {
-    static let crashStatus: Int32 = 86
 
     enum Recovery: String, CaseIterable, CustomTestStringConvertible {
         /// `photofiler check --repair`.
@@ -125,7 +124,7 @@ import Testing
                 let run = try Binary.run(
                     scenario.saveArguments.map { BytePath($0) },
                     environment: ["PHOTOFILER_CRASH_AT": "\(moment.rawValue):\(k)"])
-                if run.status != Self.crashStatus {
+                if run.status != CrashPoints.crashStatus {
                     #expect(run.status == 0, "run \(moment):\(k) failed: \(run.stderr)")
                     crashPoints[moment] = k - 1
                     break

@@ -12,7 +12,6 @@ import Testing
 /// checked. A failure names its seed: `PHOTOFILER_CRASH_SEED=N swift test --filter
 /// GroupCrashTests` replays exactly the same kill points.
 @Suite struct GroupCrashTests {
-    static let crashStatus: Int32 = 86
     /// Kill points drawn per group size and moment.
     static let pointsPerCase = 4
 
@@ -115,7 +114,7 @@ import Testing
             status = run.status
             stderrOfRun(run.stderr)
         }
-        let didCrash = status == Self.crashStatus
+        let didCrash = status == CrashPoints.crashStatus
         #expect(didCrash || status == 0, "\(context): exit \(String(describing: status))")
 
         // Straight after the crash: nothing partial in the Roll.

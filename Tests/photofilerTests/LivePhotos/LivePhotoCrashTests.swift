@@ -10,14 +10,12 @@ import Testing
 /// roll name, one asset in its albums. First, issue 14: a still filed after its
 /// video, from another month, moves the video beside it in the Roll.
 @Suite struct LivePhotoCrashTests {
-    static let crashStatus: Int32 = 86
-
     @Test(arguments: ["before", "after"])
     func crashWhileTheVideoMovesBesideItsStill(moment: String) throws {
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 4, videoCreated: "2024-02-10T08:00:00+0100", in: fixtures)
-        try Self.crashAtEveryCall(
+        try CrashPoints.cutEveryCall(
             "video moves beside its still", moment: moment, minimumCalls: 10,
             scenario: { crashAt in
                 // The video is filed in WeChat; its still is saved into QQ.
@@ -57,7 +55,7 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 5, in: fixtures)
-        try Self.crashAtEveryCall(
+        try CrashPoints.cutEveryCall(
             "moved still", moment: moment, minimumCalls: 2,
             scenario: { crashAt in
                 let (library, _) = try Self.libraryHolding(pair)
@@ -97,7 +95,7 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 6, in: fixtures)
-        try Self.crashAtEveryCall(
+        try CrashPoints.cutEveryCall(
             "video brings it back", moment: moment, minimumCalls: 4,
             scenario: { crashAt in
                 let (library, id) = try Self.libraryHolding(pair)
@@ -139,7 +137,7 @@ import Testing
         let fixtures = try TemporaryFolder()
         defer { fixtures.remove() }
         let pair = try LivePair(number: 7, in: fixtures)
-        try Self.crashAtEveryCall(
+        try CrashPoints.cutEveryCall(
             "both halves removed", moment: moment, minimumCalls: 4,
             scenario: { crashAt in
                 let (library, id) = try Self.libraryHolding(pair)
@@ -174,36 +172,5 @@ import Testing
                 try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
             ], album: "QQ")[0]
         return (library, id)
-    }
-
-    /// Cuts `scenario` at each of its mutating calls (`PHOTOFILER_CRASH_AT`, debug
-    /// builds), `moment` it, and hands every library that crashed to `recover`, which
-    /// recovers and checks it. A calibration run counts the calls first; a run that
-    /// does not crash (a call that fails as expected, such as a taken name, never
-    /// crashes "after") must succeed, and most must crash.
-    static func crashAtEveryCall<Scene>(
-        _ label: String, moment: String, minimumCalls: Int,
-        scenario: (_ crashAt: String) throws -> (TestLibrary, Scene, Binary.Result),
-        recover: (_ context: String, _ library: TestLibrary, _ scene: Scene) throws -> Void
-    ) throws {
-        let calibration = try scenario("count")
-        calibration.0.folder.remove()
-        let calls = GroupCrashTests.mutatingCalls(in: calibration.2.stderr) ?? 0
-        try #require(calls > minimumCalls, "\(label): only \(calls) mutating calls")
-        var crashed = 0
-        for point in 1...calls {
-            let context = "\(label), crash \(moment):\(point)"
-            let (library, scene, run) = try scenario("\(moment):\(point)")
-            defer { library.folder.remove() }
-            guard run.status == crashStatus else {
-                #expect(run.status == 0, "\(context): \(run.stdout)\(run.stderr)")
-                continue
-            }
-            crashed += 1
-            try recover(context, library, scene)
-        }
-        #expect(crashed * 2 > calls, "\(label): only \(crashed) of \(calls) points crashed")
-        print(
-            "LivePhotoCrashTests(\(label), \(moment)): \(calls) mutating calls, \(crashed) crashes recovered")
     }
 }
