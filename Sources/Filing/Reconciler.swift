@@ -190,19 +190,29 @@ public struct Reconciler {
         if let still = try filer.catalogCall({ () throws(CatalogError) in
             try catalog.asset(liveVideoHash: hashed.hash)
         }), let recorded = still.liveVideo?.rollPath {
-            // At its recorded path it is the video a restore linked back (a crash before
-            // the restore was recorded): it is the video's place again, below.
-            if recorded != rollPath, let kept = try? Sys.statusIfExists(layout.absolute(recorded)) {
-                // The old name of a video that pairing moved beside its still, left by a
-                // crash after the commit (issue 14): the same file, so that name goes.
-                guard kept.isSameFile(as: status) else { return false }
-                try filer.systemCall(path) { () throws(SystemError) in
-                    try Sys.unlink(path)
-                    try Sys.syncDirectory(path.parent)
-                }
-                return true
+            if still.isDeleted {
+                // A deletion cut short after it was recorded, its still's roll file gone
+                // already: this name goes where Recently Deleted keeps the very file. (A
+                // restore cut short is finished when its still is adopted, which links
+                // the video back, `restoreLiveVideo`.) Kept nowhere: left as it is.
+                return try removeRollName(path, status: status, keptAt: still.liveVideo?.trashPath)
             }
-            // A Live Photo's video moved within the Roll.
+            if recorded != rollPath {
+                let file = layout.absolute(recorded)
+                if let kept = try filer.systemCall(
+                    file, { () throws(SystemError) in try Sys.statusIfExists(file) })
+                {
+                    // The old name of a video that pairing moved beside its still, left by a
+                    // crash after the commit (issue 14): the same file, so that name goes.
+                    guard kept.isSameFile(as: status) else { return false }
+                    try filer.systemCall(path) { () throws(SystemError) in
+                        try Sys.unlink(path)
+                        try Sys.syncDirectory(path.parent)
+                    }
+                    return true
+                }
+            }
+            // A Live Photo's video moved within the Roll, or back at its recorded path.
             try filer.catalogCall { () throws(CatalogError) in
                 try catalog.setLiveVideoLocation(of: still.id, rollPath: rollPath, trashPath: nil)
             }
@@ -241,6 +251,24 @@ public struct Reconciler {
             modificationNanoseconds: status.modificationNanoseconds, sourceInbox: nil
         ).record(rollPath: rollPath, addedAt: Double(status.changeNanoseconds) / 1e9)
         _ = try filer.catalogCall { () throws(CatalogError) in try catalog.insertAsset(asset) }
+        return true
+    }
+
+    /// Unlinks the roll name `path` (of the file `status` describes) when the name
+    /// `keptAt` in Recently Deleted is that very file; false, touching nothing, else.
+    private func removeRollName(_ path: BytePath, status: FileStatus, keptAt trash: BytePath?)
+        throws(FilingError) -> Bool
+    {
+        guard let trash else { return false }
+        let trashFile = layout.absolute(trash)
+        let kept = try filer.systemCall(trashFile) { () throws(SystemError) in
+            try Sys.statusIfExists(trashFile)
+        }
+        guard let kept, kept.isSameFile(as: status) else { return false }
+        try filer.systemCall(path) { () throws(SystemError) in
+            try Sys.unlink(path)
+            try Sys.syncDirectory(path.parent)
+        }
         return true
     }
 

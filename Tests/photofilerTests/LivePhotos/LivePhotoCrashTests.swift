@@ -163,6 +163,46 @@ import Testing
             })
     }
 
+    /// `photofiler rm` of a Live Photo: a crash at any mutating call, then
+    /// `check --repair` and, when the asset is still there, the same `rm` again, ends
+    /// with the asset deleted, its still and its video once each in Recently Deleted,
+    /// and `restore` bringing it back whole. (A crash after the deletion is recorded
+    /// but before the roll files go leaves them in the Roll: the repair takes that as
+    /// the asset brought back, and the `rm` is made again.)
+    @Test(arguments: ["before", "after"])
+    func crashWhileRmTakesItToRecentlyDeleted(moment: String) throws {
+        let fixtures = try TemporaryFolder()
+        defer { fixtures.remove() }
+        let pair = try LivePair(number: 8, in: fixtures)
+        try CrashPoints.cutEveryCall(
+            "rm", moment: moment, minimumCalls: 4,
+            scenario: { crashAt in
+                let (library, id) = try Self.libraryHolding(pair)
+                let run = try library.run("rm", "\(id)", environment: ["PHOTOFILER_CRASH_AT": crashAt])
+                return (library, id, run)
+            },
+            recover: { context, library, id in
+                let repair = try library.run("check", "--repair")
+                #expect(repair.status == 0, "\(context): \(repair.stdout)\(repair.stderr)")
+                if try !library.list().isEmpty {
+                    let again = try library.run("rm", "\(id)")
+                    #expect(again.status == 0, "\(context), the rm again: \(again.stderr)")
+                }
+                #expect(try library.list().isEmpty, "\(context)")
+                #expect(try library.rollFiles().isEmpty, "\(context)")
+                let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+                let kept = try trash.map { try readFile($0) }
+                #expect(
+                    kept.count == 2 && Set(kept) == [pair.still, pair.video],
+                    "\(context): \(trash.map(\.display))")
+                let restore = try library.run("restore", "\(id)")
+                #expect(restore.status == 0, "\(context): \(restore.stderr)")
+                #expect(
+                    try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
+                #expect(try library.run("check").status == 0, "\(context)")
+            })
+    }
+
     /// A fresh library holding `pair` as one Live Photo in QQ, and its id.
     static func libraryHolding(_ pair: LivePair) throws -> (TestLibrary, Int64) {
         let library = try TestLibrary()
