@@ -148,18 +148,7 @@ import Testing
             recover: { context, library, id in
                 let again = try library.run("check", "--repair")
                 #expect(again.status == 0, "\(context): \(again.stdout)\(again.stderr)")
-                #expect(try library.list().isEmpty, "\(context)")
-                let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
-                let kept = try trash.map { try readFile($0) }
-                #expect(
-                    kept.count == 2 && Set(kept) == [pair.still, pair.video],
-                    "\(context): \(trash.map(\.display))")
-                let restore = try library.run("restore", "\(id)")
-                #expect(restore.status == 0, "\(context): \(restore.stderr)")
-                #expect(
-                    try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
-                let check = try library.run("check")
-                #expect(check.status == 0, "\(context): \(check.stdout)")
+                try Self.expectInRecentlyDeletedThenRestored(id, pair, in: library, context: context)
             })
     }
 
@@ -188,19 +177,26 @@ import Testing
                     let again = try library.run("rm", "\(id)")
                     #expect(again.status == 0, "\(context), the rm again: \(again.stderr)")
                 }
-                #expect(try library.list().isEmpty, "\(context)")
-                #expect(try library.rollFiles().isEmpty, "\(context)")
-                let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
-                let kept = try trash.map { try readFile($0) }
-                #expect(
-                    kept.count == 2 && Set(kept) == [pair.still, pair.video],
-                    "\(context): \(trash.map(\.display))")
-                let restore = try library.run("restore", "\(id)")
-                #expect(restore.status == 0, "\(context): \(restore.stderr)")
-                #expect(
-                    try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
-                #expect(try library.run("check").status == 0, "\(context)")
+                try Self.expectInRecentlyDeletedThenRestored(id, pair, in: library, context: context)
             })
+    }
+
+    /// The Live Photo `id` is deleted: nothing of it in the Roll, its still and its
+    /// video once each in Recently Deleted; `restore` brings it back whole into QQ.
+    static func expectInRecentlyDeletedThenRestored(
+        _ id: Int64, _ pair: LivePair, in library: TestLibrary, context: String
+    ) throws {
+        #expect(try library.list().isEmpty, "\(context)")
+        #expect(try library.rollFiles().isEmpty, "\(context)")
+        let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+        let kept = try trash.map { try readFile($0) }
+        #expect(
+            kept.count == 2 && Set(kept) == [pair.still, pair.video], "\(context): \(trash.map(\.display))")
+        let restore = try library.run("restore", "\(id)")
+        #expect(restore.status == 0, "\(context): \(restore.stderr)")
+        #expect(try expectOneLivePhoto(in: library.root, pair: pair, albums: ["QQ"]) == id, "\(context)")
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(context): \(check.stdout)")
     }
 
     /// A fresh library holding `pair` as one Live Photo in QQ, and its id.
