@@ -33,9 +33,14 @@ extension AssetLifecycle {
                 continue
             }
             let file = folder.appending(entry.name)
-            guard try holdsALiveRollFilesBytes(file) else { continue }
-            try filer.systemCall(file) { () throws(SystemError) in try Sys.unlinkIfPresent(file) }
-            removed += 1
+            do {
+                guard try holdsALiveRollFilesBytes(file) else { continue }
+                try filer.systemCall(file) { () throws(SystemError) in try Sys.unlinkIfPresent(file) }
+                removed += 1
+            } catch {
+                // What could not be looked at stays; the rest of the folder is still tidied.
+                filer.log.warning("\(error.description) It is left in Recently Deleted.")
+            }
         }
         if removed > 0 {
             try filer.systemCall(folder) { () throws(SystemError) in try Sys.syncDirectory(folder) }

@@ -102,6 +102,26 @@ struct CheckCommandTests {
         #expect(try library.run("restore", "\(deleted[0])").status == 0)
     }
 
+    /// A name in Recently Deleted that cannot be read (injected with
+    /// `PHOTOFILER_FAIL_PATH`, since the tests may run as root) is said once and left;
+    /// the repair still succeeds and tidies the rest.
+    @Test func aLeftoverThatCannotBeReadStaysAndTheRestIsTidied() throws {
+        let library = try Self.library()
+        let trash = library.root.appending("Recently Deleted")
+        try Sys.makeDirectories(trash)
+        let secondName = trash.appending("throbber.gif")
+        try Sys.link(try rollFile("throbber.gif", in: library), to: secondName)
+        let unreadable = trash.appending("unreadable.jpeg")
+        try Sys.link(try rollFile("cmyk_go_video-001.jpeg", in: library), to: unreadable)
+
+        let repaired = try library.run(
+            "check", "--repair", environment: ["PHOTOFILER_FAIL_PATH": "open:EACCES:unreadable"])
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        #expect(LibraryContents.files(below: trash) == [unreadable])
+        #expect(repaired.stderr.contains("unreadable.jpeg"), "\(repaired.stderr)")
+        #expect(repaired.stderr.contains("It is left in Recently Deleted."), "\(repaired.stderr)")
+    }
+
     enum Change: String, CaseIterable, CustomTestStringConvertible {
         case rollFileRemoved, rollFileAdded, rollFileChanged, albumEntryRemoved, albumLinkAdded
         var testDescription: String { rawValue }
