@@ -195,22 +195,14 @@ public struct Reconciler {
                 // already: this name goes where Recently Deleted keeps the very file. (A
                 // restore cut short is finished when its still is adopted, which links
                 // the video back, `restoreLiveVideo`.) Kept nowhere: left as it is.
-                return try removeRollName(path, status: status, keptAt: still.liveVideo?.trashPath)
+                guard let trash = still.liveVideo?.trashPath else { return false }
+                return try removeRollName(path, status: status, keptAt: trash) ?? false
             }
             if recorded != rollPath {
-                let file = layout.absolute(recorded)
-                if let kept = try filer.systemCall(
-                    file, { () throws(SystemError) in try Sys.statusIfExists(file) })
-                {
-                    // The old name of a video that pairing moved beside its still, left by a
-                    // crash after the commit (issue 14): the same file, so that name goes.
-                    guard kept.isSameFile(as: status) else { return false }
-                    try filer.systemCall(path) { () throws(SystemError) in
-                        try Sys.unlink(path)
-                        try Sys.syncDirectory(path.parent)
-                    }
-                    return true
-                }
+                // The old name of a video that pairing moved beside its still, left by a
+                // crash after the commit (issue 14): the same file, so that name goes; a
+                // different file there is left for the user.
+                if let removed = try removeRollName(path, status: status, keptAt: recorded) { return removed }
             }
             // A Live Photo's video moved within the Roll, or back at its recorded path.
             try filer.catalogCall { () throws(CatalogError) in
@@ -255,16 +247,17 @@ public struct Reconciler {
     }
 
     /// Unlinks the roll name `path` (of the file `status` describes) when the name
-    /// `keptAt` in Recently Deleted is that very file; false, touching nothing, else.
-    private func removeRollName(_ path: BytePath, status: FileStatus, keptAt trash: BytePath?)
-        throws(FilingError) -> Bool
+    /// `kept` (relative) is that very file, and says true; false when `kept` is
+    /// another file, nil when nothing is there (both touching nothing).
+    private func removeRollName(_ path: BytePath, status: FileStatus, keptAt kept: BytePath)
+        throws(FilingError) -> Bool?
     {
-        guard let trash else { return false }
-        let trashFile = layout.absolute(trash)
-        let kept = try filer.systemCall(trashFile) { () throws(SystemError) in
-            try Sys.statusIfExists(trashFile)
+        let keptFile = layout.absolute(kept)
+        let keptStatus = try filer.systemCall(keptFile) { () throws(SystemError) in
+            try Sys.statusIfExists(keptFile)
         }
-        guard let kept, kept.isSameFile(as: status) else { return false }
+        guard let keptStatus else { return nil }
+        guard keptStatus.isSameFile(as: status) else { return false }
         try filer.systemCall(path) { () throws(SystemError) in
             try Sys.unlink(path)
             try Sys.syncDirectory(path.parent)
