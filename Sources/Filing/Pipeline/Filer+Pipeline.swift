@@ -139,8 +139,7 @@ extension Filer {
         let existing = try catalog.asset(hash: item.hash)
         // A deleted Live Photo's video stands for its still in the group: the still
         // and the video dropped together bring the Live Photo back once.
-        let content =
-            liveVideoOwner.flatMap { $0.isDeleted && $0.trashPath != nil ? $0.hash : nil } ?? item.hash
+        let content = FilingPlan.restorable(byItsVideo: liveVideoOwner)?.hash ?? item.hash
         let earlier = firstByHash[content].map { ($0, items[$0].plan) }
         let plan = FilingPlan.decide(
             hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: last,

@@ -37,9 +37,17 @@ package enum FilingPlan: Equatable, Sendable {
         }
         if let owner = liveVideoOwner, !owner.isDeleted { return .join(owner) }
         if let existing, !existing.isDeleted { return .join(existing) }
-        if let owner = liveVideoOwner, owner.trashPath != nil { return .restore(owner) }
+        if let owner = restorable(byItsVideo: liveVideoOwner) { return .restore(owner) }
         if let existing { return .restore(existing) }
         return .new
+    }
+
+    /// `owner` when it is a deleted Live Photo whose still's bytes Recently Deleted
+    /// keeps: its video dropped again brings it back, and in a group the video
+    /// counts as that still's content (the two together bring it back once).
+    package static func restorable(byItsVideo owner: AssetRecord?) -> AssetRecord? {
+        guard let owner, owner.isDeleted, owner.trashPath != nil else { return nil }
+        return owner
     }
 
     /// True when this file's own bytes are linked into the Roll.
