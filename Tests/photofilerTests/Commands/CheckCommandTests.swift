@@ -59,17 +59,24 @@ struct CheckCommandTests {
         #expect(check.stdout.isEmpty)
     }
 
+    /// `library()` with a second name of its roll file `throbber.gif` in Recently
+    /// Deleted that no row keeps (what a restore or deletion cut short leaves).
+    func libraryWithASecondNameInRecentlyDeleted() throws -> (TestLibrary, BytePath, BytePath) {
+        let library = try Self.library()
+        let trash = library.root.appending("Recently Deleted")
+        try Sys.makeDirectories(trash)
+        let secondName = trash.appending("throbber.gif")
+        try Sys.link(try rollFile("throbber.gif", in: library), to: secondName)
+        return (library, trash, secondName)
+    }
+
     /// A restore or deletion cut short leaves names in Recently Deleted that no row
     /// keeps, holding a live roll file's bytes: a second name of the roll file, or a
     /// copy of its bytes. `check --repair` removes them, unless a deletion holds the
     /// lock. A file there whose bytes no roll file holds (a roll file changed since,
     /// or no asset's), and one a deleted asset keeps, stay.
     @Test func repairRemovesWhatARestoreCutShortLeftInRecentlyDeleted() throws {
-        let library = try Self.library()
-        let trash = library.root.appending("Recently Deleted")
-        try Sys.makeDirectories(trash)
-        let secondName = trash.appending("throbber.gif")
-        try Sys.link(try rollFile("throbber.gif", in: library), to: secondName)
+        let (library, trash, secondName) = try libraryWithASecondNameInRecentlyDeleted()
         let copy = trash.appending("a copy.jpeg")
         try writeFile(copy, try readFile(try rollFile("cmyk_go_video-001.jpeg", in: library)))
         // The catalog's hash of this roll file is no longer its bytes: the copy is the only one.
@@ -106,11 +113,7 @@ struct CheckCommandTests {
     /// `PHOTOFILER_FAIL_PATH`, since the tests may run as root) is said once and left;
     /// the repair still succeeds and tidies the rest.
     @Test func aLeftoverThatCannotBeReadStaysAndTheRestIsTidied() throws {
-        let library = try Self.library()
-        let trash = library.root.appending("Recently Deleted")
-        try Sys.makeDirectories(trash)
-        let secondName = trash.appending("throbber.gif")
-        try Sys.link(try rollFile("throbber.gif", in: library), to: secondName)
+        let (library, trash, secondName) = try libraryWithASecondNameInRecentlyDeleted()
         let unreadable = trash.appending("unreadable.jpeg")
         try Sys.link(try rollFile("cmyk_go_video-001.jpeg", in: library), to: unreadable)
 
