@@ -113,7 +113,7 @@ struct CheckCommandTests {
     /// `PHOTOFILER_FAIL_PATH`, since the tests may run as root) is said once and left;
     /// the repair still succeeds and tidies the rest.
     @Test func aLeftoverThatCannotBeReadStaysAndTheRestIsTidied() throws {
-        let (library, trash, secondName) = try libraryWithASecondNameInRecentlyDeleted()
+        let (library, trash, _) = try libraryWithASecondNameInRecentlyDeleted()
         let unreadable = trash.appending("unreadable.jpeg")
         try Sys.link(try rollFile("cmyk_go_video-001.jpeg", in: library), to: unreadable)
 
