@@ -114,7 +114,13 @@ package struct FilingQueue {
     ) -> [Action] {
         switch event {
         case .watched(let events):
-            for event in events { debouncer.apply(event, at: now) }
+            for event in events {
+                // A refused file whose permissions changed may be readable now: it is tried again.
+                if case .attributesChanged(let path) = event, refusals[path] != nil {
+                    debouncer.found(path, at: now)
+                }
+                debouncer.apply(event, at: now)
+            }
             return []
         case .found(let paths, let reads):
             for path in paths { debouncer.found(path, at: now, unreadAfter: reads) }

@@ -204,6 +204,9 @@ package struct InboxSupervisor {
                     // a candidate.
                     actions.append(.lookForContent(path))
                 }
+            case .attributesChanged(let path):
+                // Only a refused file is tried again for it (the filing queue knows which).
+                if inboxRoot(for: path) != nil, !TemporaryName.matches(path) { settling.append(event) }
             case .closedWrite(let path), .movedIn(let path), .modified(let path):
                 if missing.contains(path) {
                     actions.append(.watch(path))

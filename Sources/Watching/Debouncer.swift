@@ -76,7 +76,7 @@ public struct Debouncer: Sendable {
         case .overflow:
             // Closes may have been lost with the queue: the rescan decides anew.
             writing.removeAll()
-        case .created, .directoryAppeared, .failed, .renamed:
+        case .created, .attributesChanged, .directoryAppeared, .failed, .renamed:
             break
         }
     }

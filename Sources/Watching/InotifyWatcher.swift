@@ -29,11 +29,15 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// The serial queue that owns the watcher and libinotifytools.
     public let queue: DispatchQueue
 
-    /// Events asked of the kernel. No `IN_OPEN`/`IN_ACCESS` (noise); `IN_ONLYDIR`
+    /// Events asked of the kernel. No `IN_OPEN`/`IN_ACCESS` (noise); `IN_ATTRIB` for
+    /// a `chmod` that lets a refused file or an unwatched folder be read (the kernel
+    /// tells a parent's watch of `chmod`, `chown` and `touch`, not of a link count
+    /// changed by a hard link, so filing adds no event); `IN_ONLYDIR`
     /// and `IN_DONT_FOLLOW` so a symbolic link is never followed into; and
     /// `IN_EXCL_UNLINK` so a file unlinked while open stops producing events.
     package static let mask: UInt32 = {
-        let events = IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE
+        let events =
+            IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_MODIFY | IN_DELETE | IN_ATTRIB
         let selfEvents = IN_DELETE_SELF | IN_MOVE_SELF
         let flags = IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
         return UInt32(truncatingIfNeeded: events | selfEvents | flags)
@@ -44,17 +48,18 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// events a file reports about itself (IN_MODIFY, IN_CLOSE_WRITE), adding a watch
     /// does not make the kernel mark each of a folder's cached entries, which takes
     /// seconds for an album of a million entries after they were all looked up.
+    /// `IN_ATTRIB` tells of a sub-folder (an album's, a month's) made readable.
     package static let namesMask: UInt32 = {
-        let events = IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+        let events = IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
         let selfEvents = IN_DELETE_SELF | IN_MOVE_SELF
         let flags = IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
         return UInt32(truncatingIfNeeded: events | selfEvents | flags)
     }()
 
-    /// `namesMask` for a leaf folder (an album's): without IN_CREATE, which a
-    /// leaf needs for no sub-folder and which would report every link the daemon
-    /// itself makes there. Removals and moves still come.
-    package static let leafMask: UInt32 = namesMask & ~UInt32(IN_CREATE)
+    /// `namesMask` for a leaf folder (an album's): without IN_CREATE and IN_ATTRIB,
+    /// which a leaf needs for no sub-folder and which would report every link the
+    /// daemon itself makes there and every `touch` of its files. Removals and moves still come.
+    package static let leafMask: UInt32 = namesMask & ~UInt32(IN_CREATE | IN_ATTRIB)
 
     /// Events read per read-source callback before yielding the queue; the rest
     /// are read by an `async` continuation (never left in the library's buffer).
@@ -261,9 +266,13 @@ public final class InotifyWatcher: @unchecked Sendable {
         if mask & UInt32(IN_ISDIR) != 0 {
             if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { folderGone(path, into: &events) }
             if isLeaf(folder.path, root: folder.root) { return }  // what is below a leaf is not watched
-            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, shallowRoots.contains(folder.root) {
+            let added = mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
+            let shallow = shallowRoots.contains(folder.root)
+            // A sub-folder that could not be watched (no permission) may be now: `chmod` says so.
+            let unblocked = mask & UInt32(IN_ATTRIB) != 0 && !shallow && table.entry(path: path) == nil
+            if added, shallow {
                 events.append(.directoryAppeared(path))
-            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            } else if added || unblocked {
                 var newly: [BytePath] = []
                 try? walk(
                     from: path, root: folder.root, newly: &newly, failures: &events, rootMustExist: false)
@@ -274,6 +283,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         if mask & UInt32(IN_CREATE) != 0 { events.append(.created(path)) }
         if mask & UInt32(IN_MODIFY) != 0 { events.append(.modified(path)) }
         if mask & UInt32(IN_CLOSE_WRITE) != 0 { events.append(.closedWrite(path)) }
+        if mask & UInt32(IN_ATTRIB) != 0 { events.append(.attributesChanged(path)) }
         let now = DispatchTime.now().uptimeNanoseconds
         if mask & UInt32(IN_MOVED_FROM) != 0 {
             events.append(.movedOut(path))

@@ -14,6 +14,10 @@ public enum WatchEvent: Sendable, Hashable {
     case created(BytePath)
     /// A file was written to (`IN_MODIFY`): it is still being written.
     case modified(BytePath)
+    /// A file's permissions, owner or times were changed (`IN_ATTRIB`): not a
+    /// candidate by itself, but a file refused because it could not be read may
+    /// be readable now (a `chmod`, as the refusal's message asks).
+    case attributesChanged(BytePath)
     /// A file was deleted (`IN_DELETE`).
     case removed(BytePath)
     /// A file was renamed out of (or within) a watched folder (`IN_MOVED_FROM`).
@@ -42,7 +46,8 @@ public enum WatchEvent: Sendable, Hashable {
     public var path: BytePath? {
         switch self {
         case .closedWrite(let path), .movedIn(let path), .created(let path), .modified(let path),
-            .removed(let path), .movedOut(let path), .directoryAppeared(let path), .directoryGone(let path),
+            .attributesChanged(let path), .removed(let path), .movedOut(let path),
+            .directoryAppeared(let path), .directoryGone(let path),
             .renamed(_, let path):
             return path
         case .overflow, .failed:

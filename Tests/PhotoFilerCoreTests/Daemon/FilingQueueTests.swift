@@ -164,6 +164,31 @@ import Testing
         #expect(!actions.contains(.rememberRefusal(Self.fingerprint(Self.a))))
     }
 
+    /// The refusal's message asks for read access: the `chmod` that gives it is an
+    /// attribute change, and the refused file is tried again for it (said no second
+    /// time while it still fails). Another file's attribute change is no candidate.
+    @Test func aRefusedFileIsTriedAgainWhenItsPermissionsChange() {
+        var h = Harness()
+        let denied = FilingError.permissionDenied(path: Self.a, call: "open")
+        _ = h.at(0, .found([Self.a]))
+        #expect(h.inspected(at: 300) == [Self.a])
+        _ = h.file(at: 301, [Self.a: .failed(denied, Self.fingerprint(Self.a))])
+        _ = h.at(1000, .watched([.attributesChanged(Self.b)]))
+        #expect(h.queue.nextDeadline == nil, "a file never refused is not a candidate for a chmod")
+
+        _ = h.at(2000, .watched([.attributesChanged(Self.a)]))
+        #expect(h.inspected(at: 2300) == [Self.a])
+        let again = h.file(at: 2301, [Self.a: .failed(denied, Self.fingerprint(Self.a))])
+        #expect(Self.logs(again, .error).isEmpty, "still refused: said once")
+
+        _ = h.at(3000, .watched([.attributesChanged(Self.a)]))
+        #expect(h.inspected(at: 3300) == [Self.a])
+        let filed = h.file(at: 3301, [Self.a: .filed(id: 7, rollPath: "/lib/Roll/a.jpg")])
+        #expect(filed.contains(.forgetRefusals([Self.a])))
+        _ = h.at(4000, .watched([.attributesChanged(Self.a)]))
+        #expect(h.queue.nextDeadline == nil, "filed: no longer refused")
+    }
+
     @Test(arguments: [
         MediaError.readerFailed(path: FilingQueueTests.a, what: "crashed (SIGSEGV)"),
         MediaError.readerTimedOut(path: FilingQueueTests.a, seconds: 10),

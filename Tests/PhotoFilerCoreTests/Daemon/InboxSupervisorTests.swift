@@ -38,12 +38,20 @@ import Testing
         #expect(actions == [.lookForContent(a), .settle([.modified(a), .closedWrite(a)])])
     }
 
+    /// A `chmod` in an inbox goes to the settle rules, where a refused file is tried again.
+    @Test func anAttributeChangeInAnInboxGoesToTheSettleRules() {
+        var supervisor = Self.supervisor()
+        let a = Self.qq.appending("a.jpg")
+        #expect(supervisor.handle(.watcher([.attributesChanged(a)])) == [.settle([.attributesChanged(a)])])
+    }
+
     @Test func temporaryNamesAndPathsOutsideTheInboxesAreNoCandidates() {
         var supervisor = Self.supervisor()
         let actions = supervisor.handle(
             .watcher([
                 .created(Self.qq.appending("x.crdownload")), .closedWrite("/elsewhere/a.jpg"),
                 .movedIn(Self.qq.appending(".hidden.jpg")), .directoryAppeared("/elsewhere/sub"),
+                .attributesChanged("/elsewhere/b.jpg"), .attributesChanged(Self.qq.appending("b.tmp")),
             ]))
         #expect(actions == [.settle([])])
     }

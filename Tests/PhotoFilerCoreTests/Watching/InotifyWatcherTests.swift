@@ -43,6 +43,30 @@ import Testing
         }
     }
 
+    /// A `chmod` comes as an attribute change (a refused file is tried again for
+    /// it); the links filing makes of an inbox file elsewhere change its link count
+    /// and bring no event, so watching attributes costs a burst nothing.
+    @Test func aChmodIsAnAttributeChangeAndALinkElsewhereIsNothing() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        defer { folder.remove(); outside.remove() }
+        let file = folder.path.appending("a.jpg")
+        try writeFile(file)
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let link = outside.path.appending("a.jpg")
+            try Sys.link(file, to: link)
+            try Sys.unlink(link)
+            let marker = folder.path.appending("marker")
+            try writeFile(marker)
+            #expect(log.wait(for: .closedWrite(marker)))
+            #expect(!log.all.contains(.attributesChanged(file)), "\(log.all)")
+
+            _ = file.withCString { chmod($0, 0o600) }
+            #expect(log.wait(for: .attributesChanged(file)))
+        }
+    }
+
     @Test func renameInIsMovedIn() throws {
         let folder = try TemporaryFolder()
         let outside = try TemporaryFolder()

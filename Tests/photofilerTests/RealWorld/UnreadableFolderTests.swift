@@ -52,4 +52,58 @@ struct UnreadableFolderTests {
         #expect(contents.albumEntries("QQ").count == 1, "the album link stays")
         #expect((try? Sys.status(rollFile)) != nil)
     }
+
+    /// An album folder that cannot be read at start-up cannot be watched; once a
+    /// `chmod` lets it be, it is watched, and an entry removed from it ends its
+    /// membership while the daemon runs (SPEC: within 2 s), as in any other album.
+    @Test func anAlbumFolderMadeReadableIsWatched() throws {
+        let folder = try TemporaryFolder()
+        _ = folder.path.withCString { chmod($0, 0o755) }
+        let library = folder.file("library")
+        for index in 1...2 {
+            let input = folder.file("u\(index).jpg")
+            try writeFile(input, Pictures.uniqueJPEG(index, tag: "album made readable"))
+            let saved = try Binary.run(
+                ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
+            try #require(saved.status == 0, "\(saved.stderr)")
+        }
+        let album = library.appending("Albums").appending("QQ")
+        let inbox = folder.file("inbox")
+        try Sys.makeDirectory(inbox)
+        try PermissionTests.prepare(folder.path, folderMode: 0o755)
+        _ = album.withCString { chmod($0, 0o000) }
+        defer { _ = album.withCString { chmod($0, 0o755) } }
+
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)"],
+            launcher: PermissionTests.launcher.map(\.display))
+        #expect(daemon.log.contains(album.display), "the album it cannot watch is named: \(daemon.log)")
+        let inode = try Sys.status(album).inode
+        #expect(!Self.isWatched(inode, by: daemon.pid))
+        _ = album.withCString { chmod($0, 0o755) }
+        #expect(waitUntil { Self.isWatched(inode, by: daemon.pid) }, "watched once readable: \(daemon.log)")
+
+        let contents = LibraryContents(library: library)
+        let entries = contents.albumEntries("QQ")
+        try #require(entries.count == 2)
+        try Sys.unlink(entries[0])
+        let ended = waitUntil {
+            let rows = (try? contents.assets()) ?? []
+            return rows.count == 2 && rows.contains { ($0["albums"] as? [String])?.isEmpty == true }
+        }
+        #expect(ended, "a membership ended while the daemon runs: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// Whether the process has an inotify watch on the folder of this inode (its
+    /// `/proc/PID/fdinfo` lists each watch with the inode in hexadecimal).
+    static func isWatched(_ inode: UInt64, by pid: pid_t) -> Bool {
+        let folder = BytePath("/proc/\(pid)/fdinfo")
+        let entries = (try? Sys.listDirectory(folder)) ?? []
+        let needle = " ino:\(String(inode, radix: 16)) "
+        return entries.contains { entry in
+            guard let text = try? readFile(folder.appending(entry.name)) else { return false }
+            return String(decoding: text, as: UTF8.self).contains(needle)
+        }
+    }
 }
