@@ -214,7 +214,10 @@ public struct Reconciler {
             try catalog.asset(hash: hashed.hash)
         }) {
             let oldFile = layout.absolute(existing.rollPath)
-            let oldPresent = (try? Sys.statusIfExists(oldFile)) != nil
+            // "Could not look" is not "moved away": the adoption then fails, and the file is left.
+            let oldPresent =
+                try filer.systemCall(oldFile) { () throws(SystemError) in try Sys.statusIfExists(oldFile) }
+                != nil
             if existing.isDeleted {
                 try filer.catalogCall { () throws(CatalogError) in
                     try catalog.markRestored(existing.id, rollPath: rollPath)
