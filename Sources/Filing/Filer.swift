@@ -43,6 +43,21 @@ public final class Filer {
         }
     }
 
+    /// The albums a restored asset goes back into, each entry of the kind it had when
+    /// the asset was deleted: its memberships a deletion leaves active. The one rule
+    /// for `restore`, bytes dropped again, and the reconcile finishing a restore.
+    package func albumsToRestore(of id: AssetID) throws(FilingError) -> [(album: AlbumRecord, kind: LinkKind)]
+    {
+        try catalogCall { () throws(CatalogError) in
+            var albums: [(album: AlbumRecord, kind: LinkKind)] = []
+            for membership in try catalog.memberships(ofAsset: id) where membership.isActive {
+                guard let album = try catalog.album(id: membership.albumID) else { continue }
+                albums.append((album, membership.symbolic ? .symbolic : .hard))
+            }
+            return albums
+        }
+    }
+
     package func systemCall<R>(_ source: BytePath, _ body: () throws(SystemError) -> R) throws(FilingError)
         -> R
     {

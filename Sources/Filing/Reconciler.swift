@@ -303,16 +303,7 @@ public struct Reconciler {
     private func restoreAlbumEntries(of id: AssetID) throws(FilingError) {
         guard let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })
         else { return }
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try catalog.memberships(ofAsset: id)
-        }
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try catalog.album(id: membership.albumID)
-                })
-            else { continue }
-            let kind: LinkKind = membership.symbolic ? .symbolic : .hard
+        for (album, kind) in try filer.albumsToRestore(of: id) {
             let folder = layout.albumFolder(album)
             let still = try filer.linkAndSync(asset.rollPath, into: album, kind: kind, source: folder)
             let video = try asset.liveVideo?.rollPath.map { (rollPath) throws(FilingError) in

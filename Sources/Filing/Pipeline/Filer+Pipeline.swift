@@ -279,19 +279,8 @@ extension Filer {
                 items[position].restoredVideo = (layout.absolute(videoPath), trashFile)
             }
             items[position].asset = asset
-            let current = try catalogCall { () throws(CatalogError) in
-                try catalog.memberships(ofAsset: asset.id)
-            }
-            var albums: [(AlbumRecord, LinkKind)] = []
-            for membership in current where membership.isActive {
-                if let album = try catalogCall({ () throws(CatalogError) in
-                    try catalog.album(id: membership.albumID)
-                }) {
-                    // Each entry as it was when the asset was deleted.
-                    albums.append((album, membership.symbolic ? .symbolic : .hard))
-                }
-            }
-            if let album = item.album, !albums.contains(where: { $0.0 == album }) {
+            var albums = try albumsToRestore(of: asset.id)
+            if let album = item.album, !albums.contains(where: { $0.album == album }) {
                 albums.append((album, item.request.link))
             }
             for (album, kind) in albums where memberships.claim(hash: asset.hash, album: album.id) {
