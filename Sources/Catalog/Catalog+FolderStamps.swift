@@ -142,4 +142,28 @@ extension Catalog {
             }
         }
     }
+
+    /// The entries a deletion recorded but not finished may have left in the album
+    /// (a crash between its record and its unlinks): each entry name of its deleted
+    /// assets' active memberships (a Live Photo's two), with the asset and the
+    /// Recently Deleted file that keeps those bytes (nil when none does).
+    public func entriesOfDeletedMembers(inAlbum id: AlbumID) throws(CatalogError) -> [BytePath: (
+        asset: AssetID, keptAt: BytePath?
+    )] {
+        var entries: [BytePath: (asset: AssetID, keptAt: BytePath?)] = [:]
+        try connection.withStatement(
+            """
+            SELECT m.entry_name, m.video_entry_name, m.asset_id, a.trash_path, a.live_video_trash_path
+            FROM memberships m JOIN assets a ON a.id = m.asset_id
+            WHERE m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NOT NULL
+            """, [.integer(id)]
+        ) { row throws(CatalogError) in
+            while try row.step() {
+                let asset = row.int64(2)
+                entries[row.path(0)] = (asset, row.optionalPath(3))
+                if let video = row.optionalPath(1) { entries[video] = (asset, row.optionalPath(4)) }
+            }
+        }
+        return entries
+    }
 }

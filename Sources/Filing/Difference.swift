@@ -13,6 +13,10 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     case membershipWithoutLink(asset: AssetID, album: String, entryName: BytePath)
     /// An album entry that links to an asset without a membership on record.
     case linkWithoutMembership(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
+    /// An entry of an asset in Recently Deleted that its deletion did not remove (a
+    /// crash between its record and its unlinks): a symbolic link, or a name of the
+    /// very file Recently Deleted keeps, so removing it loses nothing.
+    case deletedAssetEntry(asset: AssetID, albumFolder: BytePath, entryName: BytePath)
     /// An album entry that does not lead to any roll file (left alone, never deleted).
     case strayAlbumEntry(albumFolder: BytePath, entryName: BytePath)
     /// A Live Photo whose paired video is gone from the Roll.
@@ -36,7 +40,8 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// True for the differences found in `Albums/` (rather than in the Roll).
     public var isAlbumDifference: Bool {
         switch self {
-        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord:
+        case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord,
+            .deletedAssetEntry:
             return true
         case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo, .unreadableRollFile:
             return false
@@ -68,6 +73,9 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
             let fix = reason.isPermission ? "fix its permissions" : "check the disk holding it"
             return
                 "unreadable roll file: asset \(asset) '\(rollPath.display)' (\(reason.message.lowercased())); its hash is not checked: \(fix)"
+        case .deletedAssetEntry(let asset, let albumFolder, let entryName):
+            return
+                "album entry of an asset in Recently Deleted: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
         case .strayAlbumEntry(let albumFolder, let entryName):
             return "album entry that is not a roll asset: '\(albumFolder.display)/\(entryName.display)'"
         }

@@ -114,6 +114,8 @@ extension Reconciler {
         }
         var found: [Difference] = []
         var failure: FilingError?
+        // Made on first need: the entries of deleted members a deletion may have left.
+        var deletedMembers: [BytePath: (asset: AssetID, keptAt: BytePath?)]?
         do {
             try Sys.forEachEntry(in: directory, path: folderPath) { entry in
                 let name = entry.name
@@ -129,7 +131,20 @@ extension Reconciler {
                     let entryPath = folderPath.appending(name)
                     guard let (asset, isVideo) = try asset(behind: entryPath, in: directory, state: &state)
                     else {
-                        found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
+                        if let album, deletedMembers == nil {
+                            deletedMembers = try filer.catalogCall { () throws(CatalogError) in
+                                try catalog.entriesOfDeletedMembers(inAlbum: album.id)
+                            }
+                        }
+                        if let deleted = deletedMembers?[name],
+                            try leftByDeletion(entryPath, in: directory, keptAt: deleted.keptAt)
+                        {
+                            found.append(
+                                .deletedAssetEntry(asset: deleted.asset, albumFolder: folder, entryName: name)
+                            )
+                        } else {
+                            found.append(.strayAlbumEntry(albumFolder: folder, entryName: name))
+                        }
                         return true
                     }
                     if member?.asset == asset.id { return true }
@@ -183,6 +198,25 @@ extension Reconciler {
         if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
         return resolve(entry: folderPath.appending(entry.name), byInode: state.rollByInode!, folder: folder)
             == state.walk.rollFiles.keys[target]
+    }
+
+    /// Whether a deleted member's entry is one its deletion would have removed: a
+    /// symbolic link (no bytes), or a name of the very file Recently Deleted keeps
+    /// at `keptAt`. Anything else under that name (a file put there since) stays.
+    private func leftByDeletion(_ entry: BytePath, in folder: FileDescriptor, keptAt: BytePath?)
+        throws(FilingError) -> Bool
+    {
+        let status = try filer.systemCall(entry) { () throws(SystemError) in
+            try Sys.status(entry.lastComponent, in: folder)
+        }
+        if status.isSymbolicLink { return true }
+        guard status.isRegularFile, let keptAt else { return false }
+        let kept = layout.absolute(keptAt)
+        guard
+            let keptStatus = try filer.systemCall(
+                kept, { () throws(SystemError) in try Sys.statusIfExists(kept) })
+        else { return false }
+        return keptStatus.inode == status.inode && keptStatus.device == status.device
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll

@@ -59,7 +59,7 @@ extension Reconciler {
                     .missingLiveVideo(_, let path), .unreadableRollFile(_, let path, _):
                     distrust(path.parent)
                 case .linkWithoutMembership(_, let folder, _), .strayAlbumEntry(let folder, _),
-                    .videoLinkWithoutRecord(_, let folder, _):
+                    .videoLinkWithoutRecord(_, let folder, _), .deletedAssetEntry(_, let folder, _):
                     distrustAlbum(folder: folder)
                 case .membershipWithoutLink(_, let name, _):
                     if let album = try catalog.album(named: name) { distrustAlbum(folder: album.folderName) }

@@ -181,13 +181,17 @@ import Testing
             })
     }
 
-    /// The Live Photo `id` is deleted: nothing of it in the Roll, its still and its
-    /// video once each in Recently Deleted; `restore` brings it back whole into QQ.
+    /// The Live Photo `id` is deleted: nothing of it in the Roll or in an album
+    /// (`check` agrees), its still and its video once each in Recently Deleted;
+    /// `restore` brings it back whole into QQ.
     static func expectInRecentlyDeletedThenRestored(
         _ id: Int64, _ pair: LivePair, in library: TestLibrary, context: String
     ) throws {
         #expect(try library.list().isEmpty, "\(context)")
         #expect(try library.rollFiles().isEmpty, "\(context)")
+        let deleted = try library.run("check")
+        #expect(deleted.status == 0, "\(context): \(deleted.stdout)")
+        #expect(LibraryContents(library: library.root).albumEntries("QQ").isEmpty, "\(context)")
         let trash = LibraryContents.files(below: library.root.appending("Recently Deleted"))
         let kept = try trash.map { try readFile($0) }
         #expect(
