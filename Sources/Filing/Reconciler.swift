@@ -40,7 +40,15 @@ public struct Reconciler {
             return rollPath
         }
         for (index, rollPath) in orphans.enumerated() {
-            if try adopt(rollPath) { adopted += 1 }
+            do {
+                if try adopt(rollPath) { adopted += 1 }
+            } catch {
+                // A file (or the one it may be a move of) that could not be looked at is
+                // left without a row until it can be; the others are adopted.
+                if case .catalog = error { throw error }
+                if error.shortage != nil { throw error }
+                filer.log.warning("\(error.description) '\(rollPath.display)' is left as it is for now.")
+            }
             progress?(index + 1, orphans.count)
         }
         mended += adopted
