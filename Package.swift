@@ -149,7 +149,8 @@ let package = Package(
         // Live Photo halves and motion photos the tests make (gexiv2 writes the still's
         // MakerNote and XMP; ffmpeg the video's QuickTime key).
         .target(
-            name: "LivePhotoFixtures", dependencies: ["PhotoFilerSystem", "TestSupport", "CGExiv2"],
+            name: "LivePhotoFixtures",
+            dependencies: ["PhotoFilerSystem", "PhotoFilerMedia", "TestSupport", "CGExiv2"],
             path: "Tests/LivePhotoFixtures"),
         // gexiv2's reading calls, the reference the exiv2 reader is held to.
         .target(name: "CGExiv2Reference", dependencies: ["CGExiv2"], path: "Tests/CGExiv2Reference"),

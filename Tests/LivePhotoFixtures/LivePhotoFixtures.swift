@@ -1,5 +1,6 @@
 import CGExiv2
 import Foundation
+import PhotoFilerMedia
 import PhotoFilerSystem
 import TestSupport
 
@@ -50,7 +51,7 @@ public enum LivePhotoFixtures {
     {
         let path = folder.file("motion-\(UUID().uuidString).jpg")
         try writeFile(path, jpeg)
-        try edit(path, registering: ("http://ns.google.com/photos/1.0/camera/", "GCamera")) { metadata in
+        try edit(path) { metadata in
             try set(metadata, "Xmp.GCamera.MicroVideo", "1")
             try set(metadata, "Xmp.GCamera.MicroVideoVersion", "1")
             try set(metadata, "Xmp.GCamera.MicroVideoOffset", "\(video.count)")
@@ -95,19 +96,17 @@ public enum LivePhotoFixtures {
     /// Serialises the fixtures' use of exiv2, which tests call from many threads at
     /// once: its XMP namespace registry is process-wide and not thread-safe (a
     /// namespace registered while another thread reads the registry crashed a run).
+    /// The motion photos' namespaces are registered by `MediaLibraries.start`, once a
+    /// process, as for the media tests' own readers: never again while one reads.
     private static let exiv2 = NSLock()
 
-    private static func edit(
-        _ path: BytePath, registering namespace: (uri: String, prefix: String)? = nil,
-        _ body: (OpaquePointer) throws -> Void
-    ) throws {
+    private static func edit(_ path: BytePath, _ body: (OpaquePointer) throws -> Void) throws {
         exiv2.lock()
         defer { exiv2.unlock() }
-        _ = gexiv2_initialize()
-        if let namespace {
-            var error: UnsafeMutablePointer<GError>?
-            _ = gexiv2_metadata_try_register_xmp_namespace(namespace.uri, namespace.prefix, &error)
-            if let error { g_error_free(error) }
+        do {
+            try MediaLibraries.start()
+        } catch {
+            throw FixtureError("exiv2 could not start: \(error)")
         }
         guard let metadata = gexiv2_metadata_new() else { throw FixtureError("gexiv2_metadata_new failed") }
         defer { g_object_unref(UnsafeMutableRawPointer(metadata)) }
