@@ -117,17 +117,17 @@ public struct Reconciler {
                 try filer.catalogCall { () throws(CatalogError) in
                     try catalog.endMembership(asset: asset, album: record.id, at: filer.now())
                 }
-            case .deletedAssetEntry(let id, let folder, _):
-                // The deletion's last step, made now: its entries leave the album.
+            case .deletedAssetEntry(let id, let folder, let entry):
+                // The deletion's last step, made now for this entry (the comparison saw
+                // what it is; a Live Photo's other entry is a difference of its own).
                 guard
                     let album = try albumForFolder(folder),
-                    let membership = try filer.catalogCall({ () throws(CatalogError) in
-                        try catalog.membership(asset: id, album: album.id)
-                    }),
                     try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })?.isDeleted
                         == true
                 else { continue }  // brought back by an adoption above
-                try lifecycle.unlinkEntries(of: membership)
+                try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+                    try filer.albums.unlinkEntry(entry, in: album)
+                }
             case .linkWithoutMembership(let asset, let folder, let entry):
                 guard let album = try albumForFolder(folder) else { continue }
                 try filer.catalogCall { () throws(CatalogError) in

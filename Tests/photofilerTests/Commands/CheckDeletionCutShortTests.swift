@@ -50,4 +50,35 @@ struct CheckDeletionCutShortTests {
         #expect(restore.status == 0, "\(restore.stderr)")
         #expect(try library.list().first?["albums"] as? [String] == ["QQ"])
     }
+
+    /// A Live Photo's two entries are judged each on its own: the still's entry, a
+    /// name of its kept file, goes; a file of the user's own under the video entry's
+    /// name stays.
+    @Test func aLivePhotosEntriesAreJudgedEachOnItsOwn() throws {
+        let fixtures = try TemporaryFolder()
+        defer { fixtures.remove() }
+        let pair = try LivePair(number: 10, in: fixtures)
+        let (library, id) = try LivePhotoCrashTests.libraryHolding(pair)
+        let album = library.root.appending("Albums/QQ")
+        let removed = try library.run("rm", "\(id)")
+        try #require(removed.status == 0, "\(removed.stderr)")
+        let kept = LibraryContents.files(below: library.root.appending("Recently Deleted"))
+        let keptStill = try #require(try kept.first { try readFile($0) == pair.still })
+        let stillEntry = album.appending(pair.stillName)
+        let videoEntry = album.appending(pair.videoName)
+        try Sys.link(keptStill, to: stillEntry)
+        try writeFile(videoEntry, Pictures.uniqueJPEG(2, tag: "the user's own, named as the video was"))
+
+        let check = try library.run("check")
+        #expect(
+            check.stdout.split(separator: "\n").sorted() == [
+                "album entry of an asset in Recently Deleted: 'QQ/\(pair.stillName)' (asset \(id))",
+                "album entry that is not a roll asset: 'QQ/\(pair.videoName)'",
+            ], "\(check.stdout)")
+        let repair = try library.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(
+            LibraryContents(library: library.root).albumEntries("QQ") == [videoEntry], "the user's file stays"
+        )
+    }
 }
