@@ -38,10 +38,16 @@ struct PermissionTests {
         }
     }
 
-    /// A test folder the unprivileged binary can reach, with one picture to save.
-    func setUp() throws -> (TemporaryFolder, input: BytePath) {
+    /// A test folder the unprivileged binary can reach (`TemporaryFolder` makes it 700).
+    static func reachableFolder() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         _ = folder.path.withCString { chmod($0, 0o755) }
+        return folder
+    }
+
+    /// A test folder the unprivileged binary can reach, with one picture to save.
+    func setUp() throws -> (TemporaryFolder, input: BytePath) {
+        let folder = try Self.reachableFolder()
         let input = folder.file("throbber.gif")
         try copyFile(Fixtures.corpus("throbber.gif"), to: input)
         _ = input.withCString { chmod($0, 0o644) }

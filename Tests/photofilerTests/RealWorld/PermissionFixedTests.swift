@@ -13,8 +13,7 @@ import Testing
 @Suite(.enabled(if: PermissionTests.canCheck, PermissionTests.skipReason))
 struct PermissionFixedTests {
     @Test func whatCouldNotBeReadIsFiledOnceAChmodLetsItBe() throws {
-        let folder = try TemporaryFolder()
-        _ = folder.path.withCString { chmod($0, 0o755) }
+        let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
         let inbox = folder.file("inbox")
         let locked = inbox.appending("locked")

@@ -13,8 +13,7 @@ import Testing
 @Suite(.enabled(if: PermissionTests.canCheck, PermissionTests.skipReason))
 struct UnreadableFolderTests {
     @Test func unreadableRollFolderEndsNothing() throws {
-        let folder = try TemporaryFolder()
-        _ = folder.path.withCString { chmod($0, 0o755) }
+        let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
         let input = folder.file("u.jpg")
         try writeFile(input, Pictures.uniqueJPEG(1, tag: "unreadable"))
@@ -57,8 +56,7 @@ struct UnreadableFolderTests {
     /// `chmod` lets it be, it is watched, and an entry removed from it ends its
     /// membership while the daemon runs (SPEC: within 2 s), as in any other album.
     @Test func anAlbumFolderMadeReadableIsWatched() throws {
-        let folder = try TemporaryFolder()
-        _ = folder.path.withCString { chmod($0, 0o755) }
+        let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
         for index in 1...2 {
             let input = folder.file("u\(index).jpg")
