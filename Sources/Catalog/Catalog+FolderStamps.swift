@@ -146,7 +146,9 @@ extension Catalog {
     /// The entries a deletion recorded but not finished may have left in the album
     /// (a crash between its record and its unlinks): each entry name of its deleted
     /// assets' active memberships (a Live Photo's two), with the asset and the
-    /// Recently Deleted file that keeps those bytes (nil when none does).
+    /// Recently Deleted file that keeps those bytes (nil when none does). From the
+    /// assets in Recently Deleted (30 days of deletions) to their membership in the album:
+    /// CROSS JOIN keeps SQLite from walking the album's members, a million maybe.
     public func entriesOfDeletedMembers(inAlbum id: AlbumID) throws(CatalogError) -> [BytePath: (
         asset: AssetID, keptAt: BytePath?
     )] {
@@ -154,8 +156,8 @@ extension Catalog {
         try connection.withStatement(
             """
             SELECT m.entry_name, m.video_entry_name, m.asset_id, a.trash_path, a.live_video_trash_path
-            FROM memberships m JOIN assets a ON a.id = m.asset_id
-            WHERE m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NOT NULL
+            FROM assets a CROSS JOIN memberships m ON m.asset_id = a.id AND m.album_id = ?
+            WHERE a.deleted_at IS NOT NULL AND m.removed_at IS NULL
             """, [.integer(id)]
         ) { row throws(CatalogError) in
             while try row.step() {
