@@ -212,9 +212,13 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         }
         var attributes = filter.pageAttributes
         if let album = filter.album {
-            switch resolveAlbum(album, scope: .library) {
-            case .found(let query): attributes.merge(Self.kindAttributes(query)) { $1 }
-            case .missing, .invalid: if picker == nil { return .html(Page.notFound, status: 404) }
+            do {
+                switch try resolveAlbum(album, scope: .library) {
+                case .found(let query): attributes.merge(Self.kindAttributes(query)) { $1 }
+                case .missing, .invalid: if picker == nil { return .html(Page.notFound, status: 404) }
+                }
+            } catch {
+                return Self.catalogFailed(error)
             }
         }
         if picker != nil { attributes["pick-ends"] = "true" }
@@ -222,12 +226,22 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     }
 
     private func albumPage(named name: String, request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
-        switch resolveAlbum(name, scope: scope) {
-        case .found(let query):
-            return page(
-                .album, scope: scope, attributes: ["album": name].merging(Self.kindAttributes(query)) { $1 })
-        case .missing, .invalid: return .html(Page.notFound, status: 404)
+        do {
+            switch try resolveAlbum(name, scope: scope) {
+            case .found(let query):
+                return page(
+                    .album, scope: scope,
+                    attributes: ["album": name].merging(Self.kindAttributes(query)) { $1 })
+            case .missing, .invalid: return .html(Page.notFound, status: 404)
+            }
+        } catch {
+            return Self.catalogFailed(error)
         }
+    }
+
+    /// A page whose album could not be looked up: the failure, not "no such album".
+    private static func catalogFailed(_ error: CatalogError) -> HTTPResponse {
+        .error(500, "The catalog failed: \(error)")
     }
 
     /// `smart-album` when the album a page shows is a smart one: its live updates then

@@ -228,7 +228,7 @@ extension Gallery {
     }
 
     /// The album a request names (none: the whole library, or a share's own album).
-    func resolveAlbum(_ name: String?, scope: AccessScope) -> AlbumResolution {
+    func resolveAlbum(_ name: String?, scope: AccessScope) throws(CatalogError) -> AlbumResolution {
         var query = AssetQuery(now: Date().timeIntervalSince1970)
         guard let name else {
             if case .album(let shared, _) = scope { query.album = shared.id }
@@ -241,7 +241,12 @@ extension Gallery {
             query.album = shared.id
             return .found(query)
         case .library:
-            guard let selection = try? catalog.read({ try AlbumSelection.find(album, in: $0) }) else {
+            // A read that failed is not an unknown album: it throws (500), as every API read does.
+            guard
+                let selection = try catalog.read({ (catalog) throws(CatalogError) in
+                    try AlbumSelection.find(album, in: catalog)
+                })
+            else {
                 return .missing
             }
             query.narrow(to: selection)
@@ -252,7 +257,9 @@ extension Gallery {
     /// The query for `/api/assets` and `/api/timeline`: album, media, sort and the
     /// gallery's own month, name and date filters; nil for an unknown album.
     private func narrowed(_ request: HTTPRequest, scope: AccessScope) throws -> AssetQuery? {
-        guard case .found(var query) = resolveAlbum(request.query["album"], scope: scope) else { return nil }
+        guard case .found(var query) = try resolveAlbum(request.query["album"], scope: scope) else {
+            return nil
+        }
         switch request.query["media"] {
         case nil, "", "all": break
         case "image": query.mediaType = .image
