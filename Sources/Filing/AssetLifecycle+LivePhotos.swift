@@ -7,7 +7,7 @@ extension AssetLifecycle {
     /// still again, and the video's album entries go.
     public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) {
         guard !asset.isDeleted, asset.liveVideo?.rollPath != nil else { return }
-        for (membership, album) in try activeMemberships(of: asset) {
+        for (membership, album) in try filer.activeMemberships(of: asset.id) {
             guard let entry = membership.videoEntryName else { continue }
             try filer.systemCall(filer.layout.albumFolder(album)) { () throws(SystemError) in
                 try filer.albums.unlinkEntry(entry, in: album)
@@ -27,7 +27,7 @@ extension AssetLifecycle {
 
     /// Points the symbolic album entries of a Live Photo's video at `rollPath`.
     func repointLiveVideoEntries(of asset: AssetRecord, to rollPath: BytePath) throws(FilingError) {
-        for (membership, album) in try activeMemberships(of: asset) {
+        for (membership, album) in try filer.activeMemberships(of: asset.id) {
             guard let entryName = membership.videoEntryName else { continue }
             let entry = filer.layout.albumFolder(album).appending(entryName)
             try filer.systemCall(entry) { () throws(SystemError) in

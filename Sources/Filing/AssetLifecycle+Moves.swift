@@ -28,7 +28,7 @@ extension AssetLifecycle {
                 }
             }
         }
-        for (membership, album) in try activeMemberships(of: asset) {
+        for (membership, album) in try filer.activeMemberships(of: asset.id) {
             let entry = filer.layout.albumFolder(album).appending(membership.entryName)
             try filer.systemCall(entry) { () throws(SystemError) in
                 guard try Sys.statusIfExists(entry)?.isSymbolicLink == true else { return }

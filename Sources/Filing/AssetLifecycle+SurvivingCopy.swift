@@ -26,7 +26,7 @@ extension AssetLifecycle {
         size: Int64, hash: String, name preferred: BytePath, of asset: AssetRecord,
         entry entryName: (MembershipRecord) -> BytePath?
     ) throws(FilingError) -> BytePath? {
-        for (membership, album) in try activeMemberships(of: asset) {
+        for (membership, album) in try filer.activeMemberships(of: asset.id) {
             guard let name = entryName(membership) else { continue }
             let entry = filer.layout.albumFolder(album).appending(name)
             guard try holdsBytes(size: size, hash: hash, at: entry) else { continue }

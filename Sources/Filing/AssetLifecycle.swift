@@ -217,16 +217,8 @@ public struct AssetLifecycle {
     /// `restore` to make it again as it was. An entry already gone tells nothing
     /// and is taken as hard, the default.
     private func entryKinds(of asset: AssetRecord) throws(FilingError) -> [(AlbumID, Bool)] {
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try catalog.memberships(ofAsset: asset.id)
-        }
         var kinds: [(AlbumID, Bool)] = []
-        for membership in memberships where membership.isActive {
-            guard
-                let album = try filer.catalogCall({ () throws(CatalogError) in
-                    try catalog.album(id: membership.albumID)
-                })
-            else { continue }
+        for (membership, album) in try filer.activeMemberships(of: asset.id) {
             let entry = layout.albumFolder(album).appending(membership.entryName)
             let status = try filer.systemCall(entry) { () throws(SystemError) in try Sys.statusIfExists(entry)
             }
@@ -236,10 +228,7 @@ public struct AssetLifecycle {
     }
 
     private func removeAlbumEntries(of asset: AssetRecord) throws(FilingError) {
-        let memberships = try filer.catalogCall { () throws(CatalogError) in
-            try catalog.memberships(ofAsset: asset.id)
-        }
-        for membership in memberships where membership.isActive { try unlinkEntries(of: membership) }
+        for (membership, _) in try filer.activeMemberships(of: asset.id) { try unlinkEntries(of: membership) }
     }
 
     /// Removes a membership's album entries (a Live Photo has two), where present.

@@ -43,19 +43,28 @@ public final class Filer {
         }
     }
 
+    /// The albums asset `id` is a member of now, each with its membership (entry
+    /// names, link kind): the one walk every step that touches its entries takes.
+    package func activeMemberships(of id: AssetID) throws(FilingError) -> [(
+        membership: MembershipRecord, album: AlbumRecord
+    )] {
+        try catalogCall { () throws(CatalogError) in
+            var result: [(membership: MembershipRecord, album: AlbumRecord)] = []
+            for membership in try catalog.memberships(ofAsset: id) where membership.isActive {
+                if let album = try catalog.album(id: membership.albumID) {
+                    result.append((membership, album))
+                }
+            }
+            return result
+        }
+    }
+
     /// The albums a restored asset goes back into, each entry of the kind it had when
-    /// the asset was deleted: its memberships a deletion leaves active. The one rule
+    /// the asset was deleted (a deletion leaves its memberships active): the rule
     /// for `restore`, bytes dropped again, and the reconcile finishing a restore.
     package func albumsToRestore(of id: AssetID) throws(FilingError) -> [(album: AlbumRecord, kind: LinkKind)]
     {
-        try catalogCall { () throws(CatalogError) in
-            var albums: [(album: AlbumRecord, kind: LinkKind)] = []
-            for membership in try catalog.memberships(ofAsset: id) where membership.isActive {
-                guard let album = try catalog.album(id: membership.albumID) else { continue }
-                albums.append((album, membership.symbolic ? .symbolic : .hard))
-            }
-            return albums
-        }
+        try activeMemberships(of: id).map { ($0.album, $0.membership.symbolic ? .symbolic : .hard) }
     }
 
     package func systemCall<R>(_ source: BytePath, _ body: () throws(SystemError) -> R) throws(FilingError)

@@ -211,12 +211,7 @@ extension Reconciler {
         }
         if status.isSymbolicLink { return true }
         guard status.isRegularFile, let keptAt else { return false }
-        let kept = layout.absolute(keptAt)
-        guard
-            let keptStatus = try filer.systemCall(
-                kept, { () throws(SystemError) in try Sys.statusIfExists(kept) })
-        else { return false }
-        return keptStatus.inode == status.inode && keptStatus.device == status.device
+        return try name(keptAt, isTheFileOf: status) ?? false
     }
 
     /// The live asset an album entry leads to (a symbolic link's target, or the roll

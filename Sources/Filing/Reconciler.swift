@@ -274,17 +274,23 @@ public struct Reconciler {
     private func removeRollName(_ path: BytePath, status: FileStatus, keptAt kept: BytePath)
         throws(FilingError) -> Bool?
     {
-        let keptFile = layout.absolute(kept)
-        let keptStatus = try filer.systemCall(keptFile) { () throws(SystemError) in
-            try Sys.statusIfExists(keptFile)
-        }
-        guard let keptStatus else { return nil }
-        guard keptStatus.isSameFile(as: status) else { return false }
+        guard let same = try name(kept, isTheFileOf: status) else { return nil }
+        guard same else { return false }
         try filer.systemCall(path) { () throws(SystemError) in
             try Sys.unlink(path)
             try Sys.syncDirectory(path.parent)
         }
         return true
+    }
+
+    /// Whether the name `kept` (relative to the library) is the very file `status`
+    /// describes (a second name of it); nil when nothing is there.
+    func name(_ kept: BytePath, isTheFileOf status: FileStatus) throws(FilingError) -> Bool? {
+        let keptFile = layout.absolute(kept)
+        let keptStatus = try filer.systemCall(keptFile) { () throws(SystemError) in
+            try Sys.statusIfExists(keptFile)
+        }
+        return keptStatus.map { $0.isSameFile(as: status) }
     }
 
     /// A deleted Live Photo whose still a restore linked back before a crash gets its
