@@ -81,19 +81,25 @@ public struct AccessPolicy: Sendable {
         return nil
     }
 
-    /// The scope of a request, or nil for 401. `share` looks a token's hash up.
-    public func scope(of request: HTTPRequest, share: (String) -> (AlbumRecord, ShareRecord)?) -> AccessScope?
-    {
+    /// The scope of a request, or nil for 401. `share` looks a token's hash up; a
+    /// look-up that fails is thrown, not taken for a token that opens nothing.
+    public func scope<Failure: Error>(
+        of request: HTTPRequest, share: (String) throws(Failure) -> (AlbumRecord, ShareRecord)?
+    ) throws(Failure) -> AccessScope? {
         guard let presented = presentedToken(request)?.token else {
             return token == nil ? .library : nil
         }
-        return scope(of: presented, share: share)
+        return try scope(of: presented, share: share)
     }
 
     /// What `token` opens: the library, one shared album, or nothing (nil).
-    public func scope(of presented: String, share: (String) -> (AlbumRecord, ShareRecord)?) -> AccessScope? {
+    public func scope<Failure: Error>(
+        of presented: String, share: (String) throws(Failure) -> (AlbumRecord, ShareRecord)?
+    ) throws(Failure) -> AccessScope? {
         if AccessToken.matches(presented, token ?? writeToken) { return .library }
-        if let (album, record) = share(AccessToken.hash(presented)) { return .album(album, share: record) }
+        if let (album, record) = try share(AccessToken.hash(presented)) {
+            return .album(album, share: record)
+        }
         return nil
     }
 

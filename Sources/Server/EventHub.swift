@@ -11,6 +11,11 @@ import PhotoFilerSystem
 /// expired, before anything more is sent to it: looked at on every change, and
 /// at the share's expiry (one timer, not a poll).
 ///
+/// A read of the change log that fails ends the streams it was for, rather than
+/// sending them nothing: each browser reconnects a second later with the last
+/// change it saw and is sent what it missed (or `reset`), so no change is lost
+/// to a read that could not be made.
+///
 /// `@unchecked Sendable`: `streams` and `seen` are guarded by `lock`; the watch
 /// descriptor and its source are set once in `start` and used on `watchQueue`.
 public final class EventHub: @unchecked Sendable {
@@ -40,7 +45,11 @@ public final class EventHub: @unchecked Sendable {
 
     /// Watches the catalog's folder from now on.
     func start() throws(ServerError) {
-        seen = (try? catalog.read { try $0.latestChange() }) ?? 0
+        do {
+            seen = try catalog.read { catalog throws(CatalogError) in try catalog.latestChange() }
+        } catch {
+            throw .catalog(error)
+        }
         let fd: FileDescriptor
         do {
             fd = try Sys.watchFolderWrites(catalog.layout.internalFolder)
@@ -89,26 +98,35 @@ public final class EventHub: @unchecked Sendable {
             return
         }
         guard last < upTo else { return }
-        // Replayed only when the log still holds every change after `last` (the oldest
-        // kept is right after it or earlier) and there are not too many.
-        guard let oldest = try? catalog.oldestChange(), last >= oldest - 1,
-            let missed = try? catalog.changes(after: last, limit: Self.replayLimit + 1).filter({
+        do throws(CatalogError) {
+            // Replayed only when the log still holds every change after `last` (the oldest
+            // kept is right after it or earlier) and there are not too many.
+            let missed = try catalog.changes(after: last, limit: Self.replayLimit + 1).filter {
                 $0.sequence <= upTo
-            }), missed.count <= Self.replayLimit
-        else {
+            }
+            guard let oldest = try catalog.oldestChange(), last >= oldest - 1,
+                missed.count <= Self.replayLimit
+            else {
+                stream.send(EventStream.message("reset", sequence: upTo))
+                return
+            }
+            var events: [[UInt8]] = []
+            for change in missed where try isVisible(change, to: stream, catalog) {
+                events.append(
+                    EventStream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
+            }
+            for event in events { stream.send(event) }
+        } catch {
+            // What it missed could not be read: it reloads everything instead.
             stream.send(EventStream.message("reset", sequence: upTo))
-            return
-        }
-        for change in missed where isVisible(change, to: stream, catalog) {
-            stream.send(
-                EventStream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
         }
     }
 
-    private func isVisible(_ change: Catalog.AssetChange, to stream: EventStream, _ catalog: Catalog) -> Bool
+    private func isVisible(_ change: Catalog.AssetChange, to stream: EventStream, _ catalog: Catalog)
+        throws(CatalogError) -> Bool
     {
         guard let album = stream.share?.album else { return true }
-        return (try? catalog.everInAlbum(change.asset, album)) == true
+        return try catalog.everInAlbum(change.asset, album)
     }
 
     /// The share is still in the catalog, for the same album, and not expired. A
@@ -164,31 +182,37 @@ public final class EventHub: @unchecked Sendable {
     /// On the catalog's queue: sends every change after `seen` to the streams that may see it.
     private func readChanges(_ catalog: Catalog) {
         let listeners = endLapsedShares(lock.withLock { Array(streams.values) }, catalog)
-        if listeners.isEmpty {
-            let latest = (try? catalog.latestChange()) ?? seen
-            lock.withLock { seen = latest }
-            return
-        }
         var after = lock.withLock { seen }
-        // More changes since the last read than the log keeps: every client reloads.
-        if let oldest = try? catalog.oldestChange(), oldest > after + 1,
-            let latest = try? catalog.latestChange()
-        {
-            for stream in listeners { stream.send(EventStream.message("reset", sequence: latest)) }
-            lock.withLock { seen = max(seen, latest) }
-            return
-        }
-        while true {
-            guard let batch = try? catalog.changes(after: after, limit: 500), !batch.isEmpty else { break }
-            for change in batch {
-                let event = EventStream.message(
-                    change.kind.rawValue, id: change.asset, sequence: change.sequence)
-                for stream in listeners where isVisible(change, to: stream, catalog) {
-                    stream.send(event)
-                }
+        do throws(CatalogError) {
+            if listeners.isEmpty {
+                let latest = try catalog.latestChange()
+                lock.withLock { seen = max(seen, latest) }
+                return
             }
-            after = batch[batch.count - 1].sequence
-            if batch.count < 500 { break }
+            // More changes since the last read than the log keeps: every client reloads.
+            if let oldest = try catalog.oldestChange(), oldest > after + 1 {
+                let latest = try catalog.latestChange()
+                for stream in listeners { stream.send(EventStream.message("reset", sequence: latest)) }
+                lock.withLock { seen = max(seen, latest) }
+                return
+            }
+            while true {
+                let batch = try catalog.changes(after: after, limit: 500)
+                for change in batch {
+                    let event = EventStream.message(
+                        change.kind.rawValue, id: change.asset, sequence: change.sequence)
+                    for stream in listeners where try isVisible(change, to: stream, catalog) {
+                        stream.send(event)
+                    }
+                }
+                guard let last = batch.last else { break }
+                after = last.sequence
+                if batch.count < 500 { break }
+            }
+        } catch {
+            // Sent up to `after`; the rest could not be read. Each browser reconnects
+            // with the last change it saw and is sent the rest from there.
+            for stream in listeners { stream.end() }
         }
         lock.withLock { seen = max(seen, after) }
     }

@@ -111,7 +111,14 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
             leave.addHeader("Set-Cookie", Self.expired(policy.shareCookieName))
             return leave
         }
-        guard let scope = policy.scope(of: request, share: share(tokenHash:)) else {
+        let presentedScope: AccessScope?
+        do {
+            presentedScope = try policy.scope(of: request, share: share(tokenHash:))
+        } catch {
+            // Could not look the token up: not "no such share" (401, whose cookie would go).
+            return Self.catalogFailed(error)
+        }
+        guard let scope = presentedScope else {
             let reason =
                 "This gallery needs its token: open the link photofiler printed (…?token=…); a shared album's link opens it until the share expires or is revoked."
             // A page is shown the reason as a page; the API answers JSON.
@@ -148,9 +155,9 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     }
 
     /// The album a live share token opens, and the share, by the token's hash.
-    private func share(tokenHash: String) -> (AlbumRecord, ShareRecord)? {
+    private func share(tokenHash: String) throws(CatalogError) -> (AlbumRecord, ShareRecord)? {
         let now = Date().timeIntervalSince1970
-        return try? catalog.read { catalog throws(CatalogError) -> (AlbumRecord, ShareRecord)? in
+        return try catalog.read { catalog throws(CatalogError) -> (AlbumRecord, ShareRecord)? in
             guard let share = try catalog.share(tokenHash: tokenHash), share.isValid(at: now),
                 let album = try catalog.album(id: share.album)
             else {
@@ -252,8 +259,11 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     }
 
     private func assetPage(_ text: String, scope: AccessScope) -> HTTPResponse {
-        guard let id = AssetID(text), id > 0, (try? visibleAsset(id, scope: scope)) ?? nil != nil else {
-            return .html(Page.notFound, status: 404)
+        guard let id = AssetID(text), id > 0 else { return .html(Page.notFound, status: 404) }
+        do throws(CatalogError) {
+            guard try visibleAsset(id, scope: scope) != nil else { return .html(Page.notFound, status: 404) }
+        } catch {
+            return Self.catalogFailed(error)
         }
         return page(.asset, scope: scope, attributes: ["asset": String(id)])
     }

@@ -216,7 +216,7 @@ extension Gallery {
     }
 
     /// The asset with that id if the scope may see it.
-    func visibleAsset(_ id: AssetID, scope: AccessScope) throws -> AssetRecord? {
+    func visibleAsset(_ id: AssetID, scope: AccessScope) throws(CatalogError) -> AssetRecord? {
         try catalog.read { catalog throws(CatalogError) -> AssetRecord? in
             switch scope {
             case .library: return try catalog.asset(id: id)

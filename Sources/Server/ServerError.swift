@@ -1,3 +1,4 @@
+import PhotoFilerCatalog
 import PhotoFilerSystem
 
 /// Why the gallery could not start, with the fix.
@@ -5,6 +6,8 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
     case badAddress(String)
     case cannotListen(address: String, errno: Errno)
     case cannotWatch(SystemError)
+    /// The catalog could not be read at start (its own message names the file and the fix).
+    case catalog(CatalogError)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
         case .cannotWatch(let error):
             return
                 "The gallery cannot watch the catalog for changes (\(error)); raise fs.inotify.max_user_instances."
+        case .catalog(let error):
+            return error.description
         }
     }
 }
