@@ -84,7 +84,9 @@ extension Reconciler {
     }
 
     /// One album folder read entry by entry against its album's active memberships;
-    /// no differences but the reason when it could not be read to the end.
+    /// no differences but the reason when it could not be read to the end, or an
+    /// entry of it could not be looked at (its memberships then stand, as for an
+    /// album that cannot be listed).
     private func differences(
         in directory: FileDescriptor, folder: BytePath, album: AlbumRecord?, state: inout AlbumComparison,
         verifyTargets: Bool
@@ -114,6 +116,7 @@ extension Reconciler {
         }
         var found: [Difference] = []
         var failure: FilingError?
+        var entryLookFailure: Errno?
         // Made on first need: the entries of deleted members a deletion may have left.
         var deletedMembers: [BytePath: (asset: AssetID, keptAt: BytePath?)]?
         do {
@@ -156,7 +159,11 @@ extension Reconciler {
                             .linkWithoutMembership(asset: asset.id, albumFolder: folder, entryName: name))
                     }
                 } catch {
-                    failure = error
+                    if case .system(let look) = error {
+                        entryLookFailure = look.errno
+                    } else {
+                        failure = error
+                    }
                     return false
                 }
                 return true
@@ -165,6 +172,7 @@ extension Reconciler {
             return (nil, error.errno)
         }
         if let failure { throw failure }
+        if let entryLookFailure { return (nil, entryLookFailure) }
         // Unsorted listing (a million entries); only the differences are sorted.
         var result = found.sorted { $0.description < $1.description }
         if let album {
@@ -196,8 +204,19 @@ extension Reconciler {
     ) throws(FilingError) -> Bool {
         if entry.kind == .regular, entry.inode == state.walk.rollFiles.values[target].inode { return true }
         if state.rollByInode == nil { state.rollByInode = try rollInodes(state.walk) }
-        return resolve(entry: folderPath.appending(entry.name), byInode: state.rollByInode!, folder: folder)
+        return try lookUp(folderPath.appending(entry.name), in: folder, state: state)
             == state.walk.rollFiles.keys[target]
+    }
+
+    /// `resolve`, a look that fails thrown as `.system` (the album's read ends at it).
+    private func lookUp(_ entry: BytePath, in folder: FileDescriptor, state: AlbumComparison)
+        throws(FilingError) -> BytePath?
+    {
+        do {
+            return try resolve(entry: entry, byInode: state.rollByInode!, folder: folder)
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// Whether a deleted member's entry is one its deletion would have removed: a
@@ -206,8 +225,12 @@ extension Reconciler {
     private func leftByDeletion(_ entry: BytePath, in folder: FileDescriptor, keptAt: BytePath?)
         throws(FilingError) -> Bool
     {
-        let status = try filer.systemCall(entry) { () throws(SystemError) in
-            try Sys.status(entry.lastComponent, in: folder)
+        let status: FileStatus
+        do {
+            guard let found = try Sys.statusIfExists(entry.lastComponent, in: folder) else { return false }
+            status = found
+        } catch {
+            throw .system(error)
         }
         if status.isSymbolicLink { return true }
         guard status.isRegularFile, let keptAt else { return false }
@@ -222,9 +245,7 @@ extension Reconciler {
         if state.rollByInode == nil {
             state.rollByInode = try rollInodes(state.walk)
         }
-        guard let rollPath = resolve(entry: entry, byInode: state.rollByInode!, folder: folder) else {
-            return nil
-        }
+        guard let rollPath = try lookUp(entry, in: folder, state: state) else { return nil }
         return try filer.catalogCall { () throws(CatalogError) -> (asset: AssetRecord, isVideo: Bool)? in
             if let still = try catalog.asset(rollPath: rollPath), !still.isDeleted { return (still, false) }
             if let live = try catalog.asset(liveVideoPath: rollPath), !live.isDeleted { return (live, true) }

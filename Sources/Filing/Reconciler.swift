@@ -171,16 +171,23 @@ public struct Reconciler {
     }
 
     /// The roll file an album entry stands for: a symbolic link's target, or the roll
-    /// file with the same inode. With `folder` (the entry's folder, open), the entry is
-    /// looked up by name in it: no walk of the whole path per entry.
+    /// file with the same inode; nil when it stands for none, or is gone since it was
+    /// listed. A look that fails is thrown: an entry that could not be looked at is
+    /// not one that leads nowhere. With `folder` (the entry's folder, open), the entry
+    /// is looked up by name in it: no walk of the whole path per entry.
     package func resolve(entry: BytePath, byInode: [UInt64: BytePath], folder: FileDescriptor? = nil)
-        -> BytePath?
+        throws(SystemError) -> BytePath?
     {
         let name = folder == nil ? entry : entry.lastComponent
         let directory = folder ?? .currentWorkingDirectory
-        guard let status = try? Sys.status(name, in: directory) else { return nil }
+        guard let status = try Sys.statusIfExists(name, in: directory) else { return nil }
         if status.isSymbolicLink {
-            guard let target = try? Sys.readLink(name, in: directory) else { return nil }
+            let target: BytePath
+            do {
+                target = try Sys.readLink(name, in: directory)
+            } catch  where error.errno == .noSuchFile {
+                return nil
+            }
             let absolute = target.isAbsolute ? target : entry.parent.appending(target)
             return layout.relative(LibraryLayout.normalize(absolute))
         }
