@@ -26,6 +26,17 @@ package struct LibraryDecoders: MediaDecoders {
         VideoProbe.read(fd, size: length, from: offset)
     }
 
+    package func heifDisplaySize(_ fd: FileDescriptor, size: Int64) -> Result<PixelSize, DecoderFailure> {
+        do throws(ThumbnailFailure) {
+            guard let image = try HeifPrimaryImage.open(fd, size: size) else {
+                return .failure(DecoderFailure(reason: "libheif does not read it as HEIF"))
+            }
+            return .success(image.displaySize)
+        } catch {
+            return .failure(DecoderFailure(reason: error.reason))
+        }
+    }
+
     package func thumbnails(_ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest)
         throws(ThumbnailFailure) -> [EncodedThumbnail]
     {

@@ -12,6 +12,9 @@ package struct ExifMetadata {
     package var pixelHeight = 0
     /// 1–8; 1 when absent or out of range.
     package var orientation = 1
+    /// The file states an orientation (1–8). A HEIF that does not is shown as its
+    /// `irot` and `imir` turn it, which exiv2 does not read.
+    package var statesOrientation = false
     package var dateTimeOriginal: String?
     package var offsetTimeOriginal: String?
     /// XMP dates, for files (screenshots, edited exports) whose only date is there.
@@ -65,6 +68,7 @@ package struct ExifMetadata {
         pixelWidth = tags.pixelWidth
         pixelHeight = tags.pixelHeight
         orientation = (1...8).contains(tags.orientation) ? tags.orientation : 1
+        statesOrientation = (1...8).contains(tags.orientation)
         dateTimeOriginal = Self.tag(tags, "Exif.Photo.DateTimeOriginal")
         offsetTimeOriginal = Self.tag(tags, "Exif.Photo.OffsetTimeOriginal")
         xmpDateTimeOriginal = Self.tag(tags, "Xmp.exif.DateTimeOriginal")

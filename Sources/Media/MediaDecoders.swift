@@ -10,7 +10,8 @@ import PhotoFilerSystem
 /// libraries instead of 172, and its start (loading, libmagic's database, the
 /// lockdown) takes about 8 ms of CPU instead of 60 (the first file after an idle
 /// minute waits for it). A file that needs a decoder (a PNG, a GIF,
-/// a video, an image exiv2 finds no size in) is refused with `needsDecoders`, and
+/// a video, an image exiv2 finds no size in, a HEIF that states no EXIF
+/// orientation) is refused with `needsDecoders`, and
 /// the pool hands it to `photofiler-helper`, which has them.
 package protocol MediaDecoders {
     /// A still's header as libvips' loader reads it, errors made fatal.
@@ -18,6 +19,9 @@ package protocol MediaDecoders {
     /// A video's index, `length` bytes of `fd` from `offset` (a motion photo's video
     /// lies inside its still).
     func video(_ fd: FileDescriptor, length: Int64, from offset: Int64) -> Result<VideoProbe, DecoderFailure>
+    /// A HEIF still's size as it is shown: its primary image with the `irot`, `imir`
+    /// and `clap` properties applied (libheif reads its boxes; no pixel is decoded).
+    func heifDisplaySize(_ fd: FileDescriptor, size: Int64) -> Result<PixelSize, DecoderFailure>
     /// The renditions `request` lists of the file on `fd`, in its order.
     func thumbnails(_ fd: FileDescriptor, size: Int64, _ request: ThumbnailRequest) throws(ThumbnailFailure)
         -> [EncodedThumbnail]
@@ -66,6 +70,17 @@ package struct VideoProbe: Sendable, Equatable {
 }
 
 /// A decoder's refusal, in its library's words (for the debug log).
+/// A picture's width and height in pixels.
+package struct PixelSize: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+
+    package init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
 package struct DecoderFailure: Error, Sendable {
     package let reason: String
 

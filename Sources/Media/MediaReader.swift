@@ -110,9 +110,20 @@ public final class MediaReader {
         }
         guard let format else { throw .notMedia(path: path, detected: mimeType) }
         let frames = try CompletenessCheck.check(format, head: head, file: file)
-        var (info, announced) = try readImage(
+        let image = try readImage(
             bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
-        try readLivePhotoTraits(&info, announced: announced, file: file)
+        var info = image.info
+        if format == .heif, !image.statesOrientation {
+            // exiv2 gives the stored size (`ispe`); the file is shown as its `irot` turns it.
+            switch try decoders(for: path, "libheif").heifDisplaySize(file.fd, size: file.size) {
+            case .success(let shown):
+                info.pixelWidth = shown.width
+                info.pixelHeight = shown.height
+            case .failure(let error):
+                throw .damaged(path: path, format: format.displayName, reason: error.reason)
+            }
+        }
+        try readLivePhotoTraits(&info, announced: image.announced, file: file)
         return info
     }
 
@@ -169,7 +180,7 @@ public final class MediaReader {
     private func readImage(
         _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         exif preread: ExifMetadata? = nil
-    ) throws(MediaError) -> (MediaInfo, MotionPhoto.Announcement?) {
+    ) throws(MediaError) -> (info: MediaInfo, announced: MotionPhoto.Announcement?, statesOrientation: Bool) {
         let size = Int64(bytes.count)
         var exif = preread
         var failure: String?
@@ -237,6 +248,6 @@ public final class MediaReader {
         }
         info.subtypes = subtypes.sorted()
         // What the XMP says of an embedded video, for `readLivePhotoTraits`.
-        return (info, exif?.motionPhoto)
+        return (info, exif?.motionPhoto, exif?.statesOrientation ?? false)
     }
 }

@@ -1,4 +1,5 @@
 import CVips
+import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
@@ -52,6 +53,14 @@ final class HeifPrimaryImage {
             throw ThumbnailFailure("libheif found no primary image")
         }
         return HeifPrimaryImage(handle: primary, context: context, reader: reader)
+    }
+
+    /// The size the picture is shown at: libheif gives the primary image's with its
+    /// transformations applied (the `ispe` box holds the stored one).
+    var displaySize: PixelSize {
+        PixelSize(
+            width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle))
+        )
     }
 
     /// Whether the image is mirrored (`imir`) and turned a quarter (`irot` 90° or

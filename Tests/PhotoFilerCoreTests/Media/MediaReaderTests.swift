@@ -59,6 +59,8 @@ struct MediaReaderTests {
         let handedOn: [String: String] = [
             "IMG_2908.PNG": "libvips", "screenshot-really-a-png.jpeg": "libvips", "throbber.gif": "libvips",
             "IMG_3539.MOV": "libavformat", "with-gps.mp4": "libavformat",
+            // No EXIF orientation: shown as its `irot` turns it, which only libheif reads.
+            "libheif_example.heic": "libheif",
         ]
         for entry in Self.goodFiles {
             let path = Corpus.path(entry.file)
@@ -75,6 +77,26 @@ struct MediaReaderTests {
                 #expect(answer == .success(expected), "\(entry.file)")
             }
         }
+    }
+
+    /// A HEIF that states no EXIF orientation is shown as its `irot` (and `imir`)
+    /// turn it: its size is libheif's, not the stored `ispe` that exiv2 reads.
+    @Test func aTurnedHEIFWithoutExifOrientationHasItsShownSize() throws {
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
+        for name in ["grid-turned.heic", "grid-turned-mirrored.heic"] {
+            let path = Fixtures.root.appending("heif-orientation").appending(name)
+            let info = try Corpus.read(path, with: full)
+            #expect(info.pixelWidth == 1024, "\(name)")
+            #expect(info.pixelHeight == 768, "\(name)")
+            #expect(info.orientation == 1, "\(name)")
+            #expect(throws: MediaError.needsDecoders(path: path, library: "libheif")) {
+                try Corpus.read(path, with: light)
+            }
+        }
+        // An iPhone's HEIC states its orientation: read by the light reader as before.
+        let iPhone = Corpus.path("IMG_2682.heic")
+        #expect(try Corpus.read(iPhone, with: light) == (try Corpus.read(iPhone, with: full)))
     }
 
     @Test func videosCarryDurationAndContainerDate() throws {
