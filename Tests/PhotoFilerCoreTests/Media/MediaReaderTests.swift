@@ -99,6 +99,22 @@ struct MediaReaderTests {
         #expect(try Corpus.read(iPhone, with: light) == (try Corpus.read(iPhone, with: full)))
     }
 
+    /// AVIF (SPEC "Content decides"), without EXIF as the web's are: the light reader
+    /// hands it on, and libheif gives its size.
+    @Test func anAVIFIsAnImageOfItsSize() throws {
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
+        let path = Fixtures.root.appending("avif").appending("landscape.avif")
+        let info = try Corpus.read(path, with: full)
+        #expect(info.mimeType == "image/avif")
+        #expect(info.mediaType == .image)
+        #expect(info.pixelWidth == 320)
+        #expect(info.pixelHeight == 213)
+        #expect(throws: MediaError.needsDecoders(path: path, library: "libheif")) {
+            try Corpus.read(path, with: light)
+        }
+    }
+
     @Test func videosCarryDurationAndContainerDate() throws {
         let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let mov = try Corpus.read(Corpus.path("IMG_3539.MOV"), with: reader)
