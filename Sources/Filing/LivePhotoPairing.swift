@@ -61,16 +61,16 @@ public struct LivePhotoPairing {
         }
 
         // 2. Both entries in every album either half is in.
-        let stillMemberships = try memberships(of: still.id)
-        let videoMemberships = try memberships(of: video.id)
+        var albums: [AlbumID: (album: AlbumRecord, still: MembershipRecord?, video: MembershipRecord?)] = [:]
+        for (membership, album) in try filer.activeMemberships(of: still.id) {
+            albums[album.id, default: (album, nil, nil)].still = membership
+        }
+        for (membership, album) in try filer.activeMemberships(of: video.id) {
+            albums[album.id, default: (album, nil, nil)].video = membership
+        }
         var plan: [(album: AlbumRecord, entry: BytePath?, videoEntry: BytePath)] = []
         var staleEntries: [(AlbumRecord, BytePath)] = []
-        let albumIDs = Set(stillMemberships.map(\.albumID)).union(videoMemberships.map(\.albumID)).sorted()
-        for albumID in albumIDs {
-            let found = try filer.catalogCall { () throws(CatalogError) in try catalog.album(id: albumID) }
-            guard let album = found else { continue }
-            let stillEntry = stillMemberships.first { $0.albumID == albumID }
-            let videoEntry = videoMemberships.first { $0.albumID == albumID }
+        for (album, stillEntry, videoEntry) in albums.keys.sorted().compactMap({ albums[$0] }) {
             let kind = try linkKind(of: stillEntry?.entryName ?? videoEntry?.entryName, in: album)
             let source = layout.albumFolder(album)
             let newStillEntry =
@@ -124,17 +124,14 @@ public struct LivePhotoPairing {
         return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: still.id) }
     }
 
-    /// Active memberships of one asset.
-    private func memberships(of id: AssetID) throws(FilingError) -> [MembershipRecord] {
-        try filer.catalogCall { () throws(CatalogError) in try catalog.memberships(ofAsset: id) }.filter(
-            \.isActive)
-    }
-
     /// The kind of link the album already uses for this asset (hard unless it is a
-    /// symbolic link), so both entries of a Live Photo are alike.
+    /// symbolic link), so both entries of a Live Photo are alike. An entry gone is
+    /// made anew as a hard link; one that cannot be looked at fails the pairing,
+    /// which is made again later (the halves stay filed on their own).
     private func linkKind(of entry: BytePath?, in album: AlbumRecord) throws(FilingError) -> LinkKind {
         guard let entry else { return .hard }
-        let status = try? Sys.status(layout.albumFolder(album).appending(entry))
+        let path = layout.albumFolder(album).appending(entry)
+        let status = try filer.systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(path) }
         return status?.isSymbolicLink == true ? .symbolic : .hard
     }
 }

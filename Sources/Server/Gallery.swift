@@ -246,8 +246,9 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    /// A page whose album could not be looked up: the failure, not "no such album".
-    private static func catalogFailed(_ error: CatalogError) -> HTTPResponse {
+    /// A request whose catalog read failed, page or API: the failure, never "no such
+    /// album", "no such asset" or "no such share".
+    static func catalogFailed(_ error: any Error) -> HTTPResponse {
         .error(500, "The catalog failed: \(error)")
     }
 

@@ -40,7 +40,7 @@ extension Gallery {
         } catch let error as BadParameter {
             return .error(400, error.message)
         } catch {
-            return .error(500, "The catalog failed: \(error)")
+            return Self.catalogFailed(error)
         }
     }
 
