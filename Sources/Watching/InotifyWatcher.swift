@@ -273,10 +273,7 @@ public final class InotifyWatcher: @unchecked Sendable {
             if added, shallow {
                 events.append(.directoryAppeared(path))
             } else if added || unblocked {
-                var newly: [BytePath] = []
-                try? walk(
-                    from: path, root: folder.root, newly: &newly, failures: &events, rootMustExist: false)
-                events.append(contentsOf: newly.map(WatchEvent.directoryAppeared))
+                watchBelow(path, root: folder.root, into: &events)
             }
             return
         }
@@ -312,17 +309,24 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     /// After an overflow, creations may have been lost: watch what is missing.
     private func rewalkRoots(into events: inout [WatchEvent]) {
-        for root in roots.keys.sorted() {
-            var newly: [BytePath] = []
-            do {
-                try walk(
-                    from: root, root: root, newly: &newly, failures: &events, rootMustExist: false,
-                    recheck: true)
-            } catch {
-                events.append(.failed(error))
-            }
-            events.append(contentsOf: newly.map(WatchEvent.directoryAppeared))
+        for root in roots.keys.sorted() { watchBelow(root, root: root, recheck: true, into: &events) }
+    }
+
+    /// Watches `top` and what is below it, reporting each folder newly watched and
+    /// each that could not be: a watch limit reached on the way is an event
+    /// (`.failed`), told to the user, not a folder silently left unwatched.
+    private func watchBelow(
+        _ top: BytePath, root: BytePath, recheck: Bool = false, into events: inout [WatchEvent]
+    ) {
+        var newly: [BytePath] = []
+        do {
+            try walk(
+                from: top, root: root, newly: &newly, failures: &events, rootMustExist: false,
+                recheck: recheck)
+        } catch {
+            events.append(.failed(error))
         }
+        events.append(contentsOf: newly.map(WatchEvent.directoryAppeared))
     }
 
     // MARK: Adding watches
@@ -383,8 +387,14 @@ public final class InotifyWatcher: @unchecked Sendable {
                     switch entry.kind {
                     case .directory: stack.append(folder.appending(entry.name))
                     case .unknown:
+                        // A file system without d_type: ask. A child that cannot be looked at is
+                        // reported, and its siblings are still walked.
                         let child = folder.appending(entry.name)
-                        if (try? Sys.status(child))?.isDirectory == true { stack.append(child) }
+                        do throws(SystemError) {
+                            if try Sys.statusIfExists(child)?.isDirectory == true { stack.append(child) }
+                        } catch {
+                            failures.append(.failed(.cannotWatch(error)))
+                        }
                     default: break
                     }
                     return true

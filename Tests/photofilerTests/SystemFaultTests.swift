@@ -283,6 +283,31 @@ struct SystemFaultTests {
         print("SystemFaultTests.watchLimit: \(report)")
     }
 
+    /// A sub-folder made in an inbox once the limit is used up is told of, not left
+    /// unwatched in silence (the walk's limit error was dropped before).
+    @Test func watchLimitReachedByANewSubfolderIsTold() throws {
+        let folder = try TemporaryFolder()
+        let inbox = folder.file("inbox")
+        let library = folder.file("library")
+        try Sys.makeDirectories(inbox)
+        let key = "fs.inotify.max_user_watches"
+        let saved = try #require(Machine.readSysctl(key))
+        defer { Machine.writeSysctl(key, saved) }
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "20"])
+        defer { daemon.terminate() }
+
+        #expect(Machine.writeSysctl(key, "\(Self.watchesInUse())"))
+        let later = inbox.appending("later")
+        try Sys.makeDirectories(later)
+        let told = waitUntil(timeout: 20) {
+            daemon.log.contains("Cannot watch '\(later.display)'") && daemon.log.contains(key)
+        }
+        Machine.writeSysctl(key, saved)
+        #expect(told, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     @Test func queueOverflowFilesEveryFileOnce() throws {
         let folder = try TemporaryFolder()
         let inbox = folder.file("inbox")
