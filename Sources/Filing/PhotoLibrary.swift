@@ -28,8 +28,7 @@ public final class PhotoLibrary {
         // The catalog is an index of the files: missing or damaged, it is rebuilt from them.
         let catalogPath = layout.catalogPath
         var lost: String? = nil
-        let catalogExists = (try? Sys.statusIfExists(catalogPath)) ?? nil != nil
-        if !catalogExists, (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
+        if Self.isMissing(catalogPath), (try? Sys.listDirectory(layout.roll))?.isEmpty == false {
             lost = "was missing"
         }
         do {
@@ -60,6 +59,16 @@ public final class PhotoLibrary {
     }
 
     /// Makes a fresh catalog match the Roll and albums, as `check --repair` does, and says so.
+    /// True only when the catalog is known to be gone: one that cannot be looked at
+    /// (a failing disk) is not missing, and opening it says what is wrong with it.
+    private static func isMissing(_ catalogPath: BytePath) -> Bool {
+        do {
+            return try Sys.statusIfExists(catalogPath) == nil
+        } catch {
+            return false
+        }
+    }
+
     private func rebuildCatalog(_ what: String, log: Logger) {
         do {
             let differences = try reconciler.differences(verifyHashes: false)
