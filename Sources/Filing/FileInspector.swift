@@ -14,7 +14,7 @@ import Synchronization
 /// Not thread-safe (a buffer): one per serial queue. `@unchecked Sendable` so that
 /// the completion of `inspect` can finish on the queue its owner names, which is
 /// the one queue that owner uses it on (the daemon's inspection queue).
-public final class FileInspector: @unchecked Sendable {
+public final class FileInspector: LibraryScoped, @unchecked Sendable {
     package let layout: LibraryLayout
     package let libraryDevice: UInt64
     package let copier = ContentCopier()
@@ -232,16 +232,6 @@ public final class FileInspector: @unchecked Sendable {
             || bytesRead != before.size
         {
             throw .changedWhileFiling(path: source)
-        }
-    }
-
-    package func systemCall<R>(_ source: BytePath, _ body: () throws(SystemError) -> R) throws(FilingError)
-        -> R
-    {
-        do {
-            return try body()
-        } catch {
-            throw FilingError.from(error, library: layout, source: source)
         }
     }
 }

@@ -9,7 +9,7 @@ import PhotoFilerSystem
 ///
 /// Not thread-safe: it owns a catalog connection, an inspector and a buffer, so its
 /// owner confines it to one serial queue.
-public final class Filer {
+public final class Filer: LibraryScoped {
     public let layout: LibraryLayout
     public let catalog: Catalog
     /// Opens, checks, sniffs and hashes sources (its helpers started on first use).
@@ -65,16 +65,6 @@ public final class Filer {
     package func albumsToRestore(of id: AssetID) throws(FilingError) -> [(album: AlbumRecord, kind: LinkKind)]
     {
         try activeMemberships(of: id).map { ($0.album, $0.membership.symbolic ? .symbolic : .hard) }
-    }
-
-    package func systemCall<R>(_ source: BytePath, _ body: () throws(SystemError) -> R) throws(FilingError)
-        -> R
-    {
-        do {
-            return try body()
-        } catch {
-            throw FilingError.from(error, library: layout, source: source)
-        }
     }
 
     package func catalogCall<R>(_ body: () throws(CatalogError) -> R) throws(FilingError) -> R {

@@ -69,7 +69,6 @@ package struct VideoProbe: Sendable, Equatable {
     }
 }
 
-/// A decoder's refusal, in its library's words (for the debug log).
 /// A picture's width and height in pixels.
 package struct PixelSize: Sendable, Equatable {
     package var width: Int
@@ -81,6 +80,7 @@ package struct PixelSize: Sendable, Equatable {
     }
 }
 
+/// A decoder's refusal, in its library's words (for the debug log).
 package struct DecoderFailure: Error, Sendable {
     package let reason: String
 
