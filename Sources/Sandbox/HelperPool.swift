@@ -307,8 +307,7 @@ public final class HelperPool: @unchecked Sendable {
                 message = try Sys.receiveMessage(helper.process.socket, limit: HelperRequest.largestMessage)
             } catch {
                 if error.errno == .wouldBlock { break }
-                // ECONNRESET: it died with requests still unread.
-                helperEnded(helper, why: error.errno.rawValue == ECONNRESET ? .hungUp : .misbehaved)
+                helperEnded(helper, why: .misbehaved)
                 break
             }
             guard let message else {

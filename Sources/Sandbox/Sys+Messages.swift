@@ -76,7 +76,7 @@ extension Sys {
     }
 
     /// One received datagram and the descriptors it carried (close-on-exec), or nil when
-    /// the peer is gone. A datagram longer than `limit`, or one with a cut control
+    /// the peer is gone and everything it sent was read. A datagram longer than `limit`, or one with a cut control
     /// part, is `EMSGSIZE` (its descriptors, if any, are closed).
     ///
     /// The datagram lands in the returned array's own storage, left uninitialised
@@ -99,9 +99,19 @@ extension Sys {
                     message.msg_iovlen = 1
                     message.msg_control = controlBytes.baseAddress
                     message.msg_controllen = space
-                    let result = Result { () throws(SystemError) -> Int in
+                    func receive() throws(SystemError) -> Int {
                         try checkCount("recvmsg", nil) {
                             recvmsg(socket.rawValue, &message, CInt(MSG_CMSG_CLOEXEC))
+                        }
+                    }
+                    let result = Result { () throws(SystemError) -> Int in
+                        do throws(SystemError) {
+                            return try receive()
+                        } catch  where error.errno.rawValue == ECONNRESET {
+                            // The peer closed with datagrams of ours unread (a helper that
+                            // crashed): Linux says so once, before the datagrams the peer had
+                            // sent, which are still queued. Read on: they come, then the end.
+                            return try receive()
                         }
                     }
                     flags = message.msg_flags

@@ -55,6 +55,22 @@ import Testing
         #expect(try Sys.receiveMessage(right, limit: 64)?.bytes == [UInt8](repeating: 2, count: 64))
     }
 
+    /// A helper that crashed with requests unread had answered the ones before: the
+    /// kernel's ECONNRESET comes first, and those answers are still read, so no
+    /// answered file is blamed for the crash.
+    @Test func answersSentBeforeAPeerDiedWithRequestsUnreadAreRead() throws {
+        let (daemon, helper) = try Sys.messageSocketPair()
+        defer { daemon.close() }
+        try Sys.sendMessage(daemon, [1])
+        try Sys.sendMessage(daemon, [2])
+        try Sys.sendMessage(helper, [10])
+        try Sys.sendMessage(helper, [20])
+        helper.close()  // the two requests unread
+        #expect(try Sys.receiveMessage(daemon, limit: 16)?.bytes == [10])
+        #expect(try Sys.receiveMessage(daemon, limit: 16)?.bytes == [20])
+        #expect(try Sys.receiveMessage(daemon, limit: 16) == nil)
+    }
+
     @Test func aGonePeerIsNil() throws {
         let (left, right) = try Sys.messageSocketPair()
         left.close()
