@@ -136,7 +136,8 @@ enum ByteRange: Equatable {
         switch (first, last) {
         case (let start?, let end):
             guard start < size else { return .unsatisfiable }
-            let stop = min(end.map { $0 + 1 } ?? size, size)
+            // An end past the file is the file's end (clamped before the + 1: `Int64.max` is a valid end).
+            let stop = end.map { min($0, size - 1) + 1 } ?? size
             guard stop > start else { return .whole }
             return .part(start..<stop)
         case (nil, let suffix?):

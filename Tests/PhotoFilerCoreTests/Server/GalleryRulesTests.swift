@@ -11,6 +11,8 @@ import Testing
             ("bytes=-10", .part(90..<100)), ("bytes=-500", .part(0..<100)), ("bytes=95-200", .part(95..<100)),
             ("bytes=100-", .unsatisfiable), ("bytes=-0", .unsatisfiable), ("bytes=0-1,5-6", .whole),
             ("items=0-9", .whole), ("bytes=a-b", .whole), ("bytes=9-3", .whole),
+            ("bytes=0-9223372036854775807", .part(0..<100)),
+            ("bytes=99-9223372036854775807", .part(99..<100)),
         ] as [(String?, ByteRange)])
     func rangesOfAHundredByteFile(_ header: String?, _ expected: ByteRange) {
         #expect(ByteRange.parse(header, size: 100) == expected)
