@@ -204,14 +204,18 @@ extension Gallery {
     }
 
     /// An asset as `info --json` shows it; a share names only its own album among
-    /// the asset's albums (the others are none of its business).
+    /// the asset's albums, and the inbox it came from only when that is its album's
+    /// (an inbox is named after the album it feeds: the others are none of its business).
     private static func json(
         of asset: AssetRecord, catalog: Catalog, layout: LibraryLayout, scope: AccessScope
     )
         throws(CatalogError) -> AssetJSON
     {
         var json = try AssetJSON.load(asset, catalog: catalog, layout: layout)
-        if case .album(let shared, _) = scope { json.albums = json.albums.filter { $0 == shared.name } }
+        if case .album(let shared, _) = scope {
+            json.albums = json.albums.filter { $0 == shared.name }
+            if json.sourceInbox != shared.name { json.sourceInbox = nil }
+        }
         return json
     }
 

@@ -133,6 +133,15 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         let (_, listed) = try server.json("/api/assets", headers: auth)
         let objects = ((listed as? [String: Any])?["assets"] as? [[String: Any]]) ?? []
         #expect(!objects.isEmpty && objects.allSatisfy { $0["albums"] as? [String] == ["Trip"] })
+
+        // The inbox it came from is named after the album it feeds (here `save`, the command):
+        // told to a share only when that is its album.
+        #expect((own as? [String: Any])?["sourceInbox"] as? String == "save")
+        #expect((shared as? [String: Any])?["sourceInbox"] == nil, "\(shared ?? "none")")
+        let work = try shareToken(library, album: "Work")
+        let (_, seenFromWork) = try server.json("/api/assets/\(id)", headers: ["X-PhotoFiler-Token": work])
+        #expect((seenFromWork as? [String: Any])?["albums"] as? [String] == ["Work"])
+        #expect((seenFromWork as? [String: Any])?["sourceInbox"] == nil, "\(seenFromWork ?? "none")")
     }
 
     @Test func aShareIsRevokedByItsListedID() throws {
