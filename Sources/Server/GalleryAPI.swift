@@ -299,19 +299,29 @@ extension Gallery {
         return value
     }
 
-    /// `YYYY-MM` or `YYYY-MM-DD` (digits per dash-separated part).
+    /// `YYYY-MM` or `YYYY-MM-DD` (digits per dash-separated part), a month or day that
+    /// exists: SQLite would read `2023-13` as no date at all and answer an empty page.
     static func date(_ text: String?, name: String, digits: [Int]) throws -> String? {
         guard let text, !text.isEmpty else { return nil }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let valid =
+        let shaped =
             parts.count == digits.count
             && zip(parts, digits).allSatisfy { part, count in
                 part.count == count && part.allSatisfy { $0.isASCII && $0.isNumber }
             }
-        guard valid else {
+        guard shaped, Self.exists(parts.compactMap { Int($0) }) else {
             let shape = digits.count == 2 ? "YYYY-MM" : "YYYY-MM-DD"
             throw BadParameter(message: "\(name) is a date as \(shape), not '\(text)'.")
         }
         return text
+    }
+
+    /// The year, month and (when given) day name a day of the Gregorian calendar.
+    private static func exists(_ numbers: [Int]) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        guard numbers.count >= 2, let utc = TimeZone(secondsFromGMT: 0) else { return false }
+        calendar.timeZone = utc  // a zone whose clocks skip midnight would lose a day
+        let day = DateComponents(year: numbers[0], month: numbers[1], day: numbers.count > 2 ? numbers[2] : 1)
+        return day.isValidDate(in: calendar)
     }
 }

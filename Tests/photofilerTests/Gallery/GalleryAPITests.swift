@@ -153,6 +153,8 @@ import Testing
         "/api/assets?media=gif", "/api/assets?sort=size", "/api/assets?limit=0", "/api/assets?limit=1001",
         "/api/assets?limit=ten", "/api/assets?cursor=nonsense", "/api/assets?sort=created&cursor=a3ff.1",
         "/api/assets?month=2023-1", "/api/assets?from=yesterday", "/api/timeline?media=audio",
+        "/api/assets?month=2023-13", "/api/assets?month=2023-00", "/api/assets?from=2023-02-30",
+        "/api/assets?to=2023-99-99",
         "/api/assets/1/thumbnail?size=300", "/api/assets/1/thumbnail?size=big",
     ])
     func aBadParameterIs400(_ path: String) throws {
