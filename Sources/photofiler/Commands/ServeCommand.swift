@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PhotoFilerDaemon
 import PhotoFilerFiling
 import PhotoFilerServer
@@ -39,12 +40,20 @@ struct ServeCommand: Command {
                     desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log))
             let base = try gallery.start()
             let signals = exitOnTermination(status: 0)
-            printNow(base + "/" + (policy.token.map { "?token=" + $0 } ?? ""))
+            printNow(base + "/" + (policy.token.map { "?token=" + Self.queryValue($0) } ?? ""))
             context.log.info("Serving the gallery of '\(library.layout.root.display)' at \(base)/.")
             withExtendedLifetime((library, gallery, signals)) { dispatchMain() }
         } catch {
             context.fail("\(error)")
             return 1
         }
+    }
+
+    /// A token as a query value: `+`, `&`, `#`, `%` and `=` (which `--token` allows)
+    /// percent-encoded, so the printed link carries the token as given.
+    static func queryValue(_ token: String) -> String {
+        token.addingPercentEncoding(
+            withAllowedCharacters: .urlQueryAllowed.subtracting(["+", "&", "#", "%", "="]))
+            ?? token
     }
 }

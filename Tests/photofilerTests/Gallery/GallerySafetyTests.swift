@@ -120,6 +120,20 @@ import Testing
         #expect(try server.request("GET", "/api/albums").status == 200)
     }
 
+    /// A token with characters a query gives a meaning to (`+` is a space there) is
+    /// printed percent-encoded, so the printed link opens the gallery.
+    @Test func thePrintedLinkCarriesATokenOfAnyCharacters() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let token = "a+b&c#d=e%41"
+        let server = try GalleryProcess(
+            library: library.root, arguments: ["--listen", "127.0.0.1:0", "--token", token])
+        #expect(server.token == token)
+        let line = String(decoding: server.process.stdoutBytes(), as: UTF8.self).prefix { $0 != "\n" }
+        let start = try #require(line.range(of: "/?token="))
+        let path = String(line[start.lowerBound...])
+        #expect(try server.request("GET", path).status == 200, "\(line)")
+    }
+
     @Test func withATokenEveryRequestNeedsIt() throws {
         let library = try GalleryAPITests.library(count: 1)
         let server = try GalleryProcess(
