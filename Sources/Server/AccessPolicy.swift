@@ -50,8 +50,10 @@ public struct AccessPolicy: Sendable {
     public var shareCookieName: String { "photofiler-share-\(port)" }
 
     /// The Host header names this listener: one of its addresses (`127.0.0.1`, `[::1]`)
-    /// or, on loopback, `localhost`; on the wildcard address any IP literal or this
-    /// machine's name. A name that merely resolves here (DNS rebinding) is refused.
+    /// or, on loopback, `localhost`; on the wildcard address any IP literal, this
+    /// machine's name (as a share link prints it) or its mDNS name (`NAME.local`). A
+    /// name that merely resolves here (DNS rebinding) is refused, and so is one that
+    /// only begins with this machine's name (`NAME.attacker.example`).
     public func acceptsHost(_ host: String?) -> Bool {
         guard let host, !host.isEmpty else { return false }
         var name = Substring(host.lowercased())
@@ -65,7 +67,7 @@ public struct AccessPolicy: Sendable {
             return address.hosts.contains(literal) || address.isWildcard
         }
         if address.isWildcard, let machine = Sys.hostName()?.lowercased(), !machine.isEmpty {
-            return name == machine || name.hasPrefix(machine + ".")
+            return name == machine || name == machine + ".local"
         }
         return false
     }

@@ -1,4 +1,5 @@
 import PhotoFilerCatalog
+import PhotoFilerSystem
 import Testing
 
 @testable import PhotoFilerServer
@@ -40,6 +41,12 @@ import Testing
         #expect(policy.acceptsHost("10.0.0.1:80"))
         #expect(!policy.acceptsHost("attacker.example"))
         #expect(!policy.acceptsHost("10.0.0.1:81"))
+        let machine = try #require(Sys.hostName()).lowercased()
+        #expect(policy.acceptsHost(machine))
+        #expect(policy.acceptsHost("\(machine).local:80"))
+        #expect(
+            !policy.acceptsHost("\(machine).attacker.example"), "a name that only begins with this machine's")
+        #expect(!policy.acceptsHost("\(machine).local.attacker.example"))
     }
 
     @Test func tokensComeFromTheQueryTheHeaderOrTheCookie() throws {
