@@ -159,6 +159,34 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    /// Both halves removed at once when the video's name sorts first (`IMG_0028.MOV`
+    /// before `IMG_0028.jpg`, as the daemon handles a batch's removals): the Live Photo
+    /// goes to Recently Deleted whole; the video is not taken for removed alone.
+    @Test func removingBothHalvesWhoseVideoSortsFirstKeepsBoth() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let pair = try LivePair(number: 28, in: scene.folder)
+        try scene.dropByRename(pair.still, as: "IMG_0028.jpg", into: scene.inbox())
+        try scene.dropByRename(pair.video, as: pair.videoName, into: scene.inbox())
+        #expect(waitForOneLivePhoto(scene, daemon: daemon), "\(daemon.log)")
+        let asset = try #require(try listJSON(scene.library, []).first)
+        let video = try #require(asset["liveVideo"] as? [String: Any])
+        try Sys.unlink(BytePath(try #require(asset["path"] as? String)))
+        try Sys.unlink(BytePath(try #require(video["path"] as? String)))
+        #expect(
+            waitUntil(timeout: 10) { (try? listJSON(scene.library, []))?.isEmpty == true }, "\(daemon.log)")
+        #expect(waitUntil(timeout: 10) { scene.contents.albumEntries("QQ").isEmpty }, "\(daemon.log)")
+        let trash = LibraryContents.files(below: scene.library.appending("Recently Deleted")).compactMap {
+            try? readFile($0)
+        }
+        #expect(trash.contains(pair.still) && trash.contains(pair.video), "\(daemon.log)")
+        let id = try #require(assetID(asset))
+        let restore = try Binary.run("restore", "--library", scene.library.display, "\(id)")
+        #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(try listJSON(scene.library, ["--media", "live"]).count == 1, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     @Test func removingOnlyTheVideoLeavesAPlainStill() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])
