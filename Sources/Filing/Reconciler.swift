@@ -147,17 +147,31 @@ public struct Reconciler {
         return mended
     }
 
-    /// Removes what a crash left in `.photofiler/tmp` (never visible in Roll or albums).
+    /// Removes what a crash left in `.photofiler/tmp` (never visible in Roll or albums):
+    /// the files of processes that have ended. Each temporary name carries its maker's
+    /// pid, and a running one's (a `save` beside the daemon, this process's thumbnails)
+    /// are still being written.
     public func removeTemporaryFiles() throws(FilingError) -> Int {
         let entries = try filer.systemCall(layout.temporary) { () throws(SystemError) in
             try Sys.listDirectory(layout.temporary)
         }
+        var removed = 0
         for entry in entries {
+            if let maker = Self.makerPID(of: entry.name), Sys.processExists(maker) { continue }
             try filer.systemCall(layout.temporary) { () throws(SystemError) in
                 try Sys.unlinkIfPresent(layout.temporary.appending(entry.name))
             }
+            removed += 1
         }
-        return entries.count
+        return removed
+    }
+
+    /// The pid in a temporary name (`filing-PID-N.tmp`, `repoint-PID.lnk`,
+    /// `.thumbnail-PID-N.tmp`): its first part of digits alone.
+    static func makerPID(of name: BytePath) -> pid_t? {
+        name.bytes.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            .first { !$0.isEmpty && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+            .flatMap { pid_t(String(decoding: $0, as: UTF8.self)) }
     }
 
     // MARK: Disk
