@@ -58,7 +58,6 @@ public final class PhotoLibrary {
         if let lost { rebuildCatalog(lost, log: log) }
     }
 
-    /// Makes a fresh catalog match the Roll and albums, as `check --repair` does, and says so.
     /// True only when the catalog is known to be gone: one that cannot be looked at
     /// (a failing disk) is not missing, and opening it says what is wrong with it.
     private static func isMissing(_ catalogPath: BytePath) -> Bool {
@@ -69,6 +68,7 @@ public final class PhotoLibrary {
         }
     }
 
+    /// Makes a fresh catalog match the Roll and albums, as `check --repair` does, and says so.
     private func rebuildCatalog(_ what: String, log: Logger) {
         do {
             let differences = try reconciler.differences(verifyHashes: false)
