@@ -10,11 +10,13 @@ import PhotoFilerSystem
 package struct ExifMetadata {
     package var pixelWidth = 0
     package var pixelHeight = 0
+    /// The orientation the file states (1–8), nil when it states none or one out of range.
+    package var statedOrientation: Int?
     /// 1–8; 1 when absent or out of range.
-    package var orientation = 1
-    /// The file states an orientation (1–8). A HEIF that does not is shown as its
-    /// `irot` and `imir` turn it, which exiv2 does not read.
-    package var statesOrientation = false
+    package var orientation: Int { statedOrientation ?? 1 }
+    /// The file states an orientation. A HEIF that does not is shown as its `irot`
+    /// and `imir` turn it, which exiv2 does not read.
+    package var statesOrientation: Bool { statedOrientation != nil }
     package var dateTimeOriginal: String?
     package var offsetTimeOriginal: String?
     /// XMP dates, for files (screenshots, edited exports) whose only date is there.
@@ -67,8 +69,7 @@ package struct ExifMetadata {
     init(tags: some ExifTags, isTIFF: Bool) {
         pixelWidth = tags.pixelWidth
         pixelHeight = tags.pixelHeight
-        orientation = (1...8).contains(tags.orientation) ? tags.orientation : 1
-        statesOrientation = (1...8).contains(tags.orientation)
+        statedOrientation = (1...8).contains(tags.orientation) ? tags.orientation : nil
         dateTimeOriginal = Self.tag(tags, "Exif.Photo.DateTimeOriginal")
         offsetTimeOriginal = Self.tag(tags, "Exif.Photo.OffsetTimeOriginal")
         xmpDateTimeOriginal = Self.tag(tags, "Xmp.exif.DateTimeOriginal")
