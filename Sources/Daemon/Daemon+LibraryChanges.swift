@@ -67,21 +67,15 @@ extension Daemon {
     /// A Live Photo's video left the Roll on its own: the asset is a plain still again.
     private func liveVideoRemoved(_ relative: BytePath, path: BytePath) throws {
         guard let asset = try library.catalog.asset(liveVideoPath: relative), !asset.isDeleted else { return }
-        // Both halves removed at once (a selection, a date folder): the removals come in
-        // name order, and a video may sort first (`IMG_1.MOV` before `IMG_1.heic`). The
-        // still gone too is the asset deleted, both halves to Recently Deleted, not a
-        // plain still left of a Live Photo whose video's last links were then unlinked.
-        let still = library.layout.absolute(asset.rollPath)
-        if try Sys.statusIfExists(still) == nil {
-            try library.lifecycle.rollFileRemoved(asset)
+        switch try library.lifecycle.liveVideoRemoved(asset) {
+        case .plainStill:
             log.info(
-                "The roll files '\(still.display)' and '\(path.display)' were removed; asset \(asset.id) left every album and is marked deleted."
+                "The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
+        case .assetDeleted:
+            log.info(
+                "The roll files '\(library.layout.absolute(asset.rollPath).display)' and '\(path.display)' were removed; asset \(asset.id) left every album and is marked deleted."
             )
-            return
         }
-        try library.lifecycle.liveVideoRemoved(asset)
-        log.info(
-            "The Live Photo video '\(path.display)' was removed; asset \(asset.id) is a plain still now.")
     }
 
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
