@@ -75,7 +75,10 @@ struct UnreadableFolderTests {
         let daemon = try DaemonProcess(
             library: library, arguments: ["--inbox", "QQ=\(inbox.display)"],
             launcher: PermissionTests.launcher.map(\.display))
-        #expect(daemon.log.contains(album.display), "the album it cannot watch is named: \(daemon.log)")
+        // The watcher reports folders it could not watch on its queue's next turn: after READY.
+        #expect(
+            daemon.waitForLog(album.display, timeout: 10), "the album it cannot watch is named: \(daemon.log)"
+        )
         let inode = try Sys.status(album).inode
         #expect(!Self.isWatched(inode, by: daemon.pid))
         _ = album.withCString { chmod($0, 0o755) }
