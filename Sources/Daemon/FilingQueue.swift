@@ -161,6 +161,8 @@ package struct FilingQueue {
             let path = work[workHead]
             workHead += 1
             workSet.remove(path)
+            // Written again since it settled: it waits to settle anew.
+            if debouncer.isUnsettled(path) { continue }
             if let filing = request(path) { group.append(filing) }
         }
         compactWork()

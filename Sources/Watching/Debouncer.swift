@@ -47,6 +47,13 @@ public struct Debouncer: Sendable {
     /// The paths waiting to settle (for `status`'s files waiting per inbox).
     public var pendingPaths: [BytePath] { Array(pending.keys) + Array(awaitingEvents.keys) }
 
+    /// The path is being written, or settling again: a file that settled and is
+    /// waiting for its turn is not to be filed while this holds (it comes back from
+    /// `due` once it settles anew).
+    public func isUnsettled(_ path: BytePath) -> Bool {
+        writing.contains(path) || pending[path] != nil || awaitingEvents[path] != nil
+    }
+
     /// The earliest deadline among pending paths (when to wake next); nil when idle.
     public var nextDeadline: UInt64? {
         mutating get {

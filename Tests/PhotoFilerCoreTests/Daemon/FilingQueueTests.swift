@@ -95,6 +95,26 @@ import Testing
         #expect(Set((next + filed).map(\.source)) == [Self.a, Self.b, Self.c])
     }
 
+    /// A file that settled and waits behind a group, written again before its turn:
+    /// it is not sent out while its writer holds it, only once it settles anew.
+    @Test func aWaitingFileWrittenAgainWaitsToSettleAnew() throws {
+        var h = Harness()
+        _ = h.at(0, .found([Self.a, Self.b, Self.c]))
+        let first = h.inspected(at: 300)
+        let waiting = try #require(Set([Self.a, Self.b, Self.c]).subtracting(first).first)
+        _ = h.at(400, .watched([.modified(waiting)]))
+        let filed = h.file(at: 500, Dictionary(uniqueKeysWithValues: first.map { ($0, .alreadySeen) }))
+        let sentOut = filed.contains {
+            if case .inspect = $0 { return true }
+            return false
+        }
+        #expect(!sentOut, "its writer holds it")
+        #expect(h.inspected(at: 600).isEmpty)
+        _ = h.at(5000, .watched([.closedWrite(waiting)]))
+        #expect(h.inspected(at: 5299).isEmpty)
+        #expect(h.inspected(at: 5300) == [waiting])
+    }
+
     @Test func pathsWithoutARequestAreDropped() {
         var queue = FilingQueue(settle: 0, groupSize: 2)
         _ = queue.handle(.found([Self.a, Self.b]), at: 0) { _ in nil }
