@@ -33,6 +33,14 @@ public struct FileStatus: Hashable, Sendable {
     /// still naming it.
     public func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
 
+    /// The same file with the size and modification time it had at `earlier`: not
+    /// written since, as far as a `stat` can tell. A rewrite in place keeps the inode,
+    /// so the inode alone does not say the bytes are the ones read.
+    public func isUnchanged(since earlier: FileStatus) -> Bool {
+        isSameFile(as: earlier) && size == earlier.size
+            && modificationNanoseconds == earlier.modificationNanoseconds
+    }
+
     /// Modification time in seconds since the epoch, with fractions.
     public var modificationTime: Double { Double(modificationNanoseconds) / 1e9 }
 }

@@ -105,14 +105,18 @@ extension Filer {
 
     /// Move mode's last step, once the asset is durable: the inbox copy goes, if its
     /// name still holds the file that was filed. An app may have saved that name
-    /// again since the inspection (a rename over it): the new file stays and is filed
-    /// in its turn (its rename was an event). A failure here loses nothing (the file
-    /// is filed), so it is a warning.
+    /// again since the inspection (a rename over it), or rewritten the file in place:
+    /// the new bytes stay and are filed in their turn (the rename or the write was an
+    /// event). A file the Roll links itself goes whatever it holds now: its bytes are
+    /// the Roll's. A failure here loses nothing (the file is filed), so it is a warning.
     func removeSource(_ item: PipelineItem) {
         let source = item.source
         do {
             if let inspected = item.status {
-                guard let there = try Sys.statusIfExists(source), there.isSameFile(as: inspected) else {
+                let rollHoldsSource = item.linksSource && item.rollPath != nil
+                guard let there = try Sys.statusIfExists(source),
+                    rollHoldsSource ? there.isSameFile(as: inspected) : there.isUnchanged(since: inspected)
+                else {
                     log.debug("'\(source.display)' was saved again while it was filed; the new file stays.")
                     return
                 }

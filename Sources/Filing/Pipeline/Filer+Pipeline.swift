@@ -248,12 +248,7 @@ extension Filer {
                 item.bytes, preferred: item.source.lastComponent, folder: folder, source: item.source,
                 folders: &folders)
             items[position].rollPath = rollPath
-            if item.stagedCopy == nil, let inspected = item.status {
-                let linked = try systemCall(item.source) { () throws(SystemError) in
-                    try Sys.status(layout.absolute(rollPath))
-                }
-                guard linked.isSameFile(as: inspected) else { throw .changedWhileFiling(path: item.source) }
-            }
+            try checkLinkedBytes(of: item, at: rollPath)
             let asset = draft.record(rollPath: rollPath, addedAt: now())
             items[position].asset = asset
             if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
@@ -265,6 +260,7 @@ extension Filer {
                 folder: layout.rollFolder(for: asset.created),
                 source: item.source, folders: &folders)
             items[position].rollPath = rollPath
+            try checkLinkedBytes(of: item, at: rollPath)
             asset.rollPath = rollPath
             asset.deletedAt = nil
             asset.trashPath = nil
@@ -312,6 +308,19 @@ extension Filer {
                 try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
             }
         }
+    }
+
+    /// A roll file linked from the source itself must be the file that was read: an
+    /// app may have saved its name again since the inspection (a rename over it:
+    /// another inode) or rewritten it in place (the same inode, another size or time).
+    /// Either way the bytes are not the hashed ones: the filing fails and the new
+    /// file is filed in its turn (its write or rename was an event).
+    private func checkLinkedBytes(of item: PipelineItem, at rollPath: BytePath) throws(FilingError) {
+        guard item.linksSource, let inspected = item.status else { return }
+        let linked = try systemCall(item.source) { () throws(SystemError) in
+            try Sys.status(layout.absolute(rollPath))
+        }
+        guard linked.isUnchanged(since: inspected) else { throw .changedWhileFiling(path: item.source) }
     }
 
     /// Step 5 for one file (inside the group's transaction).

@@ -39,6 +39,10 @@ struct PipelineItem {
     var failure: FilingError?
 
     var isActive: Bool { failure == nil }
+
+    /// A roll link made for it is another name of the source itself (not of a staged
+    /// copy, nor of a Recently Deleted file that a Live Photo's video brings back).
+    var linksSource: Bool { bytes == source }
 }
 
 /// One album entry the pipeline made: the still's (or the asset's) link, and a Live

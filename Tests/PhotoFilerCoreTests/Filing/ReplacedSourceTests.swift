@@ -39,6 +39,21 @@ struct ReplacedSourceTests {
             try Sys.rename(replacement, to: source)
             return try sha256(of: source)
         }
+
+        /// The app writes another picture into the same file (the same inode, another
+        /// size); returns its hash.
+        func rewriteInPlace() throws -> String {
+            let before = try Sys.status(source)
+            let handle = try #require(FileHandle(forWritingAtPath: source.display))
+            try handle.truncate(atOffset: 0)
+            try handle.write(
+                contentsOf: Data(contentsOf: URL(fileURLWithPath: Fixtures.corpus("Landscape_6.jpg").display))
+            )
+            try handle.close()
+            let after = try Sys.status(source)
+            #expect(after.isSameFile(as: before) && after.size != before.size)
+            return try sha256(of: source)
+        }
     }
 
     @Test func aSourceRenamedOverAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
@@ -85,5 +100,75 @@ struct ReplacedSourceTests {
         let again = library.filer.file([request])
         #expect(try again[0].get().asset?.hash == newHash)
         #expect(try library.catalog.assetFootprints().count == 2)
+    }
+
+    /// Rewritten in place after its inspection: the Roll would link the inode the
+    /// inspection read, with other bytes under the hash of the first.
+    @Test func aSourceRewrittenInPlaceAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
+        let scene = try Scene()
+        let (library, source, request) = (scene.library, scene.source, scene.request)
+        let inspections = library.filer.inspector.inspect([request])
+        let newHash = try scene.rewriteInPlace()
+
+        let results = library.filer.file(inspected: inspections, requests: [request])
+        guard case .failure(.changedWhileFiling(let path)) = results[0] else {
+            Issue.record("filed anyway: \(results[0])")
+            return
+        }
+        #expect(path == source)
+        #expect(try library.catalog.assetFootprints().isEmpty)
+        #expect(regularFiles(under: library.layout.roll).isEmpty)
+        #expect(try sha256(of: source) == newHash)
+
+        let again = library.filer.file([request])
+        #expect(try again[0].get().asset?.hash == newHash)
+    }
+
+    /// A known picture (no roll link: only a membership), rewritten in place before
+    /// its source is removed: the new bytes are in no other file, so they stay.
+    @Test func aSourceRewrittenInPlaceBeforeItsRemovalStaysInItsInbox() throws {
+        let scene = try Scene()
+        let (library, source, request) = (scene.library, scene.source, scene.request)
+        let first = scene.inbox.appending("first.jpg")
+        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
+        var firstRequest = request
+        firstRequest.source = first
+        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
+
+        let inspections = library.filer.inspector.inspect([request])
+        let newHash = try scene.rewriteInPlace()
+
+        let results = library.filer.file(inspected: inspections, requests: [request])
+        #expect(try results[0].get().asset?.id == known.id)
+        #expect(try sha256(of: source) == newHash, "the rewritten picture stays in the inbox")
+
+        let again = library.filer.file([request])
+        #expect(try again[0].get().asset?.hash == newHash)
+        #expect(try library.catalog.assetFootprints().count == 2)
+    }
+
+    /// The bytes of an asset in Recently Deleted dropped again bring it back; saved
+    /// over before the link, the Roll would take the other picture as that asset.
+    @Test func aSourceRenamedOverBeforeItBringsAnAssetBackRestoresNothing() throws {
+        let scene = try Scene()
+        let (library, request) = (scene.library, scene.request)
+        let first = scene.inbox.appending("first.jpg")
+        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
+        var firstRequest = request
+        firstRequest.source = first
+        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
+        _ = try library.lifecycle.moveToRecentlyDeleted(known.id)
+
+        let inspections = library.filer.inspector.inspect([request])
+        let newHash = try scene.saveAgain()
+
+        let results = library.filer.file(inspected: inspections, requests: [request])
+        guard case .failure(.changedWhileFiling) = results[0] else {
+            Issue.record("restored anyway: \(results[0])")
+            return
+        }
+        #expect(try library.catalog.asset(id: known.id)?.isDeleted == true)
+        #expect(regularFiles(under: library.layout.roll).isEmpty)
+        #expect(try sha256(of: scene.source) == newHash)
     }
 }
