@@ -5,7 +5,8 @@ import PhotoFilerWatching
 
 /// The daemon's inboxes as a pure state machine: which are watched, missing (to
 /// be watched again when they reappear) or failing (they exist but cannot be
-/// watched: permissions, the watch limit), which a sync engine owns, what an
+/// watched: permissions, the watch limit; tried again at each rescan and
+/// SIGHUP, once the user has fixed what the error said), which a sync engine owns, what an
 /// inbox event means (a candidate to settle, a folder to scan, a file to look
 /// at), and what filing a path means (`request(for:)`).
 ///
@@ -69,8 +70,9 @@ package struct InboxSupervisor {
     package private(set) var inboxes: [BytePath: InboxConfiguration] = [:]
     /// Inbox roots that do not exist right now.
     package private(set) var missing: Set<BytePath> = []
-    /// Inbox roots that exist but could not be watched.
-    package private(set) var failing: Set<BytePath> = []
+    /// Inbox roots that exist but could not be watched, each with the error said
+    /// (a retry that fails the same way says nothing more).
+    package private(set) var failing: [BytePath: String] = [:]
     /// Inbox roots that a sync engine owns.
     private var syncEngines: [BytePath: SyncEngine] = [:]
 
@@ -91,6 +93,7 @@ package struct InboxSupervisor {
         case .rescan:
             return inboxes.keys.sorted().flatMap { root -> [Action] in
                 if missing.contains(root) { return [.watchIfPresent(root, then: nil)] }
+                if failing[root] != nil { return [.watch(root)] }
                 // A sync engine set up on the folder since it was last looked at.
                 return [.detectSyncEngine(root), .scanTree(root, announce: false)]
             }
@@ -110,14 +113,19 @@ package struct InboxSupervisor {
         switch outcome {
         case .watching:
             missing.remove(root)
-            failing.remove(root)
+            let fixed: [Action] =
+                failing.removeValue(forKey: root) != nil
+                ? [.log(.info, "The inbox '\(root.display)' is watched now.")] : []
             let detect: [Action] = inboxes[root] != nil ? [.detectSyncEngine(root)] : []
-            return detect + [.scanTree(root, announce: true)]
+            return fixed + detect + [.scanTree(root, announce: true)]
         case .missing(let error):
             missing.insert(root)
+            failing.removeValue(forKey: root)
             return [.watchParent(root), .recordError("\(error)"), .log(.error, "\(error)")]
         case .failed(let error):
-            failing.insert(root)
+            let said = failing.updateValue("\(error)", forKey: root)
+            // Tried again and failing as before: what the rescan does for it, without a word.
+            if said == "\(error)" { return [.detectSyncEngine(root), .scanTree(root, announce: false)] }
             return [.recordError("\(error)"), .log(.error, "\(error)")]
         }
     }
@@ -243,13 +251,15 @@ package struct InboxSupervisor {
         for root in old.subtracting(new).sorted() {
             inboxes.removeValue(forKey: root)
             missing.remove(root)
-            failing.remove(root)
+            failing.removeValue(forKey: root)
             actions += [.unwatch(root), .log(.info, "No longer watching the inbox '\(root.display)'.")]
         }
         configuration = fresh
         for inbox in fresh.inboxes {
             if old.contains(inbox.path) {
                 inboxes[inbox.path] = inbox
+                // The user may have fixed what it said (`sysctl`, `chmod`) before the reload.
+                if failing[inbox.path] != nil { actions.append(.watch(inbox.path)) }
             } else {
                 actions += add(inbox)
                 actions.append(
@@ -291,7 +301,7 @@ package struct InboxSupervisor {
         }
         return configuration.inboxes.map { inbox in
             let state: DaemonState.Inbox.State =
-                missing.contains(inbox.path) ? .missing : failing.contains(inbox.path) ? .error : .watching
+                missing.contains(inbox.path) ? .missing : failing[inbox.path] != nil ? .error : .watching
             return DaemonState.Inbox(
                 name: inbox.name.value, path: inbox.path.display,
                 pathBase64: inbox.path.isValidUTF8 ? nil : Data(inbox.path.bytes).base64EncodedString(),

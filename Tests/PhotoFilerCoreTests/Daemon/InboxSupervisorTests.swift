@@ -122,6 +122,39 @@ import Testing
         #expect(supervisor.states(waiting: []).map(\.state) == [.watching, .missing])
     }
 
+    /// The error says what to fix (the sysctl, a `chmod`); the next rescan or SIGHUP
+    /// tries the watch again, says nothing while it fails the same way, and says
+    /// once when it works.
+    @Test func aFailingInboxIsTriedAgainAtEachRescanAndReload() {
+        var supervisor = Self.supervisor([Self.inbox("QQ", Self.qq), Self.inbox("Weibo", Self.weibo)])
+        let limit = WatchError.watchLimitReached(path: Self.weibo)
+        #expect(supervisor.handle(.watched(Self.weibo, .failed(limit))).count == 2)
+
+        #expect(
+            supervisor.handle(.rescan) == [
+                .detectSyncEngine(Self.qq), .scanTree(Self.qq, announce: false), .watch(Self.weibo),
+            ])
+        #expect(
+            supervisor.handle(.watched(Self.weibo, .failed(limit))) == [
+                .detectSyncEngine(Self.weibo), .scanTree(Self.weibo, announce: false),
+            ], "failing as before: scanned as a rescan does, nothing said")
+        let denied = WatchError.cannotWatch(SystemError(.permissionDenied, call: "opendir", path: Self.weibo))
+        #expect(
+            supervisor.handle(.watched(Self.weibo, .failed(denied))) == [
+                .recordError(denied.description), .log(.error, denied.description),
+            ], "another error is said")
+
+        let reload = supervisor.handle(.reload(supervisor.configuration))
+        #expect(reload.first == .watch(Self.weibo))
+        #expect(
+            supervisor.handle(.watched(Self.weibo, .watching)) == [
+                .log(.info, "The inbox '\(Self.weibo.display)' is watched now."),
+                .detectSyncEngine(Self.weibo), .scanTree(Self.weibo, announce: true),
+            ])
+        #expect(supervisor.states(waiting: []).map(\.state) == [.watching, .watching])
+        #expect(!supervisor.handle(.rescan).contains(.watch(Self.weibo)))
+    }
+
     @Test func aSyncEngineMakesTheInboxKeepItsFilesAndIsSaidOnce() {
         var supervisor = Self.supervisor()
         let a = Self.qq.appending("a.jpg")
