@@ -96,6 +96,36 @@ struct UnreadableFolderTests {
         #expect(daemon.terminate() == 0)
     }
 
+    /// An inbox that cannot be read at start-up cannot be watched; the error says
+    /// what to fix, and once it is fixed a reload (SIGHUP) watches it and files
+    /// what comes, without a restart.
+    @Test func anInboxMadeReadableIsWatchedAfterAReload() throws {
+        let folder = try PermissionTests.reachableFolder()
+        let library = folder.file("library")
+        let inbox = folder.file("inbox")
+        try Sys.makeDirectory(inbox)
+        let picture = folder.file("p.jpg")
+        try writeFile(picture, Pictures.uniqueJPEG(1, tag: "inbox made readable"))
+        try PermissionTests.prepare(folder.path, folderMode: 0o755)
+        _ = inbox.withCString { chmod($0, 0o000) }
+        defer { _ = inbox.withCString { chmod($0, 0o755) } }
+
+        let daemon = try DaemonProcess(
+            library: library, arguments: ["--inbox", "QQ=\(inbox.display)"],
+            launcher: PermissionTests.launcher.map(\.display))
+        #expect(
+            daemon.waitForLog("Cannot watch '\(inbox.display)'", timeout: 10),
+            "the inbox is named: \(daemon.log)")
+        _ = inbox.withCString { chmod($0, 0o755) }
+        kill(daemon.pid, SIGHUP)
+        #expect(daemon.waitForLog("The inbox '\(inbox.display)' is watched now."), "\(daemon.log)")
+
+        try Sys.rename(picture, to: inbox.appending("p.jpg"))
+        let filed = waitUntil { (try? TestLibrary.files(under: library.appending("Roll")))?.count == 1 }
+        #expect(filed, "filed once watched: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// Whether the process has an inotify watch on the folder of this inode (its
     /// `/proc/PID/fdinfo` lists each watch with the inode in hexadecimal).
     static func isWatched(_ inode: UInt64, by pid: pid_t) -> Bool {
