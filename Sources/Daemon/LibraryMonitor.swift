@@ -118,14 +118,16 @@ package struct LibraryMonitor {
     /// True for the moves that keep an asset or a membership: a file moved within
     /// `Roll/`, or an album entry moved from one album folder into one (the same or
     /// another). Anything else (out of the Roll into an album, into Recently
-    /// Deleted) stays the removal its first half announced.
+    /// Deleted, to a dot name that the library's comparisons leave alone, such as a
+    /// sync engine's `.stversions/`) stays the removal its first half announced.
     package func isMove(from: BytePath, to: BytePath) -> Bool {
         guard let fromParts = layout.relative(from)?.components, let toParts = layout.relative(to)?.components
         else { return false }
         if fromParts.first == LibraryLayout.rollFolderName, toParts.first == LibraryLayout.rollFolderName {
-            return true
+            return !toParts.dropFirst().contains(where: LibraryLayout.isForeignName)
         }
         return fromParts.first == LibraryLayout.albumsFolderName && fromParts.count == 3
             && toParts.first == LibraryLayout.albumsFolderName && toParts.count == 3
+            && !LibraryLayout.isForeignName(toParts[2])
     }
 }

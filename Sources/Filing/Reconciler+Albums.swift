@@ -122,6 +122,7 @@ extension Reconciler {
         do {
             try Sys.forEachEntry(in: directory, path: folderPath) { entry in
                 let name = entry.name
+                if LibraryLayout.isForeignName(name) { return true }
                 // A member's entry is taken as it is, unless targets are verified.
                 let member = stills.removeValue(forKey: name) ?? videos[name]
                 if member != nil, !verifyTargets { return true }

@@ -34,6 +34,15 @@ public struct LibraryLayout: Sendable, Hashable {
     /// exclusively to remove the names such a change left when cut short.
     public var recentlyDeletedLockPath: BytePath { internalFolder.appending("recently-deleted.lock") }
 
+    /// A dot name, which photofiler never gives to a roll folder, a roll file or an
+    /// album entry (an inbox's dot files are never filed): a file manager's
+    /// `.directory` or `.DS_Store`, a sync engine's `.stfolder` or `.stversions/`.
+    /// The comparisons of the Roll and the albums leave such entries alone: neither
+    /// adopted nor reported, as an inbox leaves them.
+    public static func isForeignName(_ name: BytePath) -> Bool {
+        name.bytes.first == UInt8(ascii: ".")
+    }
+
     /// An absolute path for a path stored relative to the root.
     public func absolute(_ relative: BytePath) -> BytePath { root.appending(relative) }
 

@@ -1,0 +1,33 @@
+import Foundation
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// Dot files are not the library's: a file manager's `.directory` or `.DS_Store`
+/// beside the pictures, a sync engine's `.stversions/` in the Roll. `check` does
+/// not report them and `--repair` does not adopt them, so a library browsed with
+/// Dolphin or synced with Syncthing checks clean.
+@Suite
+struct CheckDotFilesTests {
+    @Test func dotFilesInTheRollAndTheAlbumsAreLeftAlone() throws {
+        let library = try CheckCommandTests.library()
+        let roll = library.root.appending("Roll")
+        let month = try #require(try library.rollFiles().first).parent
+        try writeFile(roll.appending(".DS_Store"), Array("Bud1".utf8))
+        try writeFile(month.appending(".directory"), Array("[Dolphin]\nViewMode=1\n".utf8))
+        try writeFile(library.album("QQ").appending(".directory"), Array("[Dolphin]\nViewMode=1\n".utf8))
+        let versions = roll.appending(".stversions")
+        try Sys.makeDirectory(versions)
+        try writeFile(versions.appending("old~20261204.jpg"), Pictures.uniqueJPEG(1, tag: "an old version"))
+        let before = try library.list().count
+
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.isEmpty)
+        let repair = try library.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(try library.list().count == before, "nothing adopted")
+        #expect(try Sys.statusIfExists(versions.appending("old~20261204.jpg")) != nil, "nothing removed")
+        #expect(try Sys.statusIfExists(library.album("QQ").appending(".directory")) != nil)
+    }
+}
