@@ -71,7 +71,7 @@ import Testing
             ]
         ),
         (
-            "a roll file or an album entry moved to a dot name (a sync engine's .stversions/, a hidden name) leaves the library: a removal",
+            "a roll file or an album entry moved to a dot name (Syncthing's .stversions/): a removal",
             [
                 .event(0, .movedOut(rollA)), .event(0, .renamed(from: rollA, to: "/lib/Roll/.stversions/a.jpg")),
                 .event(10, .movedOut(qqA)), .event(10, .renamed(from: qqA, to: "/lib/Albums/QQ/.a.jpg")),
