@@ -4,7 +4,7 @@ import PhotoFilerSystem
 
 /// `photofiler export ID --video`: a Live Photo's video as a file of its own.
 extension PhotoLibrary {
-    /// Writes the video to `path` (created or truncated), or to stdout when nil.
+    /// Writes the video to `path` (`openOutput`: never a file of the library), or to stdout when nil.
     /// `path` is opened only once the video is found and open: a failed export
     /// leaves a file that was there as it was.
     public func exportLiveVideo(_ id: AssetID, toFile path: BytePath?) throws(FilingError) {
@@ -14,9 +14,7 @@ extension PhotoLibrary {
             try copy(video, to: FileDescriptor(rawValue: STDOUT_FILENO))
             return
         }
-        let output = try filer.systemCall(path) { () throws(SystemError) in
-            try Sys.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-        }
+        let output = try openOutput(path)
         defer { output.close() }
         try copy(video, to: output)
     }

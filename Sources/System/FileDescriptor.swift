@@ -56,6 +56,13 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// `ftruncate`: the file cut (or grown with a hole) to `size` bytes.
+    public func truncate(to size: Int64) throws(SystemError) {
+        try FaultInjection.mutating("ftruncate") { () throws(SystemError) in
+            try Sys.check("ftruncate", nil) { ftruncate(rawValue, off_t(size)) }
+        }
+    }
+
     public func sync() throws(SystemError) {
         try FaultInjection.mutating("fsync") { () throws(SystemError) in
             try Sys.check("fsync", nil) { fsync(rawValue) }

@@ -78,7 +78,13 @@ struct ThumbCommand: Command {
             let thumbnail = try store.ensure(asset: asset, size: size)
             let wantsPNG = output.map { $0.display.lowercased().hasSuffix(".png") } ?? false
             let bytes = wantsPNG ? try store.png(of: thumbnail) : try readAll(thumbnail)
-            try write(bytes, to: output)
+            guard let output else {
+                try FileDescriptor(rawValue: STDOUT_FILENO).writeAll(bytes)
+                return 0
+            }
+            let file = try library.openOutput(output)
+            defer { file.close() }
+            try file.writeAll(bytes)
             return 0
         } catch let error as ThumbnailError {
             context.fail(error.description)
@@ -122,16 +128,6 @@ struct ThumbCommand: Command {
         return try fd.readToEnd(limit: 64 * 1024 * 1024)
     }
 
-    /// To the file (created or truncated), or to stdout.
-    private func write(_ bytes: [UInt8], to output: BytePath?) throws(SystemError) {
-        guard let output else {
-            try FileDescriptor(rawValue: STDOUT_FILENO).writeAll(bytes)
-            return
-        }
-        let fd = try Sys.open(output, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-        defer { fd.close() }
-        try fd.writeAll(bytes)
-    }
 }
 
 /// `thumb --all`'s progress: one line rewritten in place on a terminal, else a

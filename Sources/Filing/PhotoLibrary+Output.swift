@@ -1,0 +1,47 @@
+import Glibc
+import PhotoFilerSystem
+
+/// The file a command writes with `-o` (`thumb`, `export --video`).
+extension PhotoLibrary {
+    /// Opens `path` for writing, emptied, unless it is a file of the library or
+    /// another name of one: SPEC "Nothing in the Roll or an album is ever
+    /// overwritten", and a roll file's bytes are its album entries' and its hard
+    /// links' too. Where the path leads is what counts (a symbolic link to a roll
+    /// file, a folder reached through a link into the library). A new file is made
+    /// with `O_EXCL`, so a dangling link is not followed into the library. Not a
+    /// regular file (a pipe, `/dev/stdout`): written as it is.
+    public func openOutput(_ path: BytePath) throws(FilingError) -> FileDescriptor {
+        let library = try filer.systemCall(layout.root) { () throws(SystemError) in
+            try Sys.realPath(layout.root)
+        }
+        let absolute = LibraryLayout.absolute(path)
+        let found = try filer.systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(absolute) }
+        guard found != nil else {
+            let folder = try filer.systemCall(path) { () throws(SystemError) in
+                try Sys.realPath(absolute.parent)
+            }
+            if folder.appending(absolute.lastComponent).isWithin(library) {
+                throw .outputIsLibraryFile(path: path)
+            }
+            return try filer.systemCall(path) { () throws(SystemError) in
+                try Sys.open(absolute, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+            }
+        }
+        let target = try filer.systemCall(path) { () throws(SystemError) in try Sys.realPath(absolute) }
+        if target.isWithin(library) { throw .outputIsLibraryFile(path: path) }
+        let fd = try filer.systemCall(path) { () throws(SystemError) in
+            try Sys.open(absolute, flags: O_WRONLY | O_CLOEXEC)
+        }
+        do throws(FilingError) {
+            let status = try filer.systemCall(path) { () throws(SystemError) in try fd.status() }
+            if status.isRegularFile {
+                guard status.linkCount == 1 else { throw .outputIsLibraryFile(path: path) }
+                try filer.systemCall(path) { () throws(SystemError) in try fd.truncate(to: 0) }
+            }
+            return fd
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+}

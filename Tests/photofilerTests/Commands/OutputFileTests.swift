@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// `thumb -o` and `export --video -o` write where they are told, except over a file
+/// of the library, whatever name leads to it (SPEC: nothing in the Roll or an album
+/// is ever overwritten).
+@Suite
+struct OutputFileTests {
+    @Test func noOutputNameLeadsOverALibraryFile() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 21, in: library.folder)
+        let id = try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")
+        let live = try library.info(BytePath("\(id[0])"))
+        let still = BytePath(try #require(live["path"] as? String))
+        let video = BytePath(try #require((live["liveVideo"] as? [String: Any])?["path"] as? String))
+        let entry = library.album("QQ").appending(try #require(try library.entries(ofAlbum: "QQ").first))
+        let symbolicLink = library.folder.file("link.jpg")
+        try Sys.symbolicLink(target: still, at: symbolicLink)
+        let hardLink = library.folder.file("hard.jpg")
+        try Sys.link(still, to: hardLink)
+        let albumLink = library.folder.file("album")
+        try Sys.symbolicLink(target: library.album("QQ"), at: albumLink)
+        let before = try [still, video].map { try readFile($0) }
+
+        let attempts: [[String]] = [
+            ["thumb", "\(id[0])", "-o", still.display],
+            ["thumb", "\(id[0])", "-o", entry.display],
+            ["thumb", "\(id[0])", "-o", symbolicLink.display],
+            ["thumb", "\(id[0])", "-o", hardLink.display],
+            ["thumb", "\(id[0])", "-o", albumLink.appending("new.jpg").display],
+            ["export", "\(id[0])", "--video", "-o", video.display],
+        ]
+        for arguments in attempts {
+            let result = try library.run(bytes: arguments.map { BytePath($0) })
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains("photofiler never writes there; give -o a path outside"),
+                "\(result.stderr)")
+        }
+        #expect(try [still, video].map { try readFile($0) } == before)
+        #expect(try Sys.statusIfExists(library.album("QQ").appending("new.jpg")) == nil)
+        try Sys.unlink(hardLink)
+        #expect(try library.run("check").status == 0)
+
+        // A file of its own outside the library is written over, cut to the new length.
+        let own = library.folder.file("own.jpg")
+        try writeFile(own, [UInt8](repeating: 7, count: 4 << 20))
+        #expect(try library.run("thumb", "\(id[0])", "-o", own.display).status == 0)
+        let written = try readFile(own)
+        #expect(written.starts(with: [0xFF, 0xD8, 0xFF]) && written.count < 1 << 20)
+    }
+}
