@@ -73,7 +73,8 @@ import Testing
         (
             "a roll file or an album entry moved to a dot name (Syncthing's .stversions/): a removal",
             [
-                .event(0, .movedOut(rollA)), .event(0, .renamed(from: rollA, to: "/lib/Roll/.stversions/a.jpg")),
+                .event(0, .movedOut(rollA)),
+                .event(0, .renamed(from: rollA, to: "/lib/Roll/.stversions/a.jpg")),
                 .event(10, .movedOut(qqA)), .event(10, .renamed(from: qqA, to: "/lib/Albums/QQ/.a.jpg")),
                 .tick(250, [.lookAtRemoval(qqA), .lookAtRemoval(rollA)]),
             ]
