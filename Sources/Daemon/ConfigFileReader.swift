@@ -19,6 +19,11 @@ package struct ConfigFileReader {
             throw .unknownKey(
                 at: .file(file, line: located.line), group: display(located.group), key: display(located.key))
         }
+        if let repeated = lines.repeatedHeader() {
+            throw .repeatedGroup(
+                at: .file(file, line: repeated.again), group: display(repeated.group),
+                firstLine: repeated.first)
+        }
         var configuration = Configuration(configFile: file)
         for group in keyFile.groups {
             if group.name == Self.libraryGroup {
@@ -70,7 +75,7 @@ package struct ConfigFileReader {
         guard let text = String(validating: rawName, as: UTF8.self) else {
             throw .notUTF8(at: header, what: "an inbox name")
         }
-        let name: AlbumName
+        var name: AlbumName
         do {
             name = try AlbumName(validating: text)
         } catch {
@@ -86,6 +91,7 @@ package struct ConfigFileReader {
             case "path":
                 path = try self.path(entry, at: at)
                 pathSource = at
+            case "album": name = try album(entry, at: at)
             case "keep": keep = try boolean(entry, at: at)
             case "link": link = try self.link(entry, at: at)
             default: throw .unknownKey(at: at, group: display(group.name), key: entry.key)
@@ -93,6 +99,22 @@ package struct ConfigFileReader {
         }
         guard let path else { throw .inboxWithoutPath(at: header, name: name.value) }
         return InboxConfiguration(name: name, path: path, keep: keep, link: link, source: pathSource)
+    }
+
+    /// An inbox's `album`: the album it feeds when that is not the group's NAME, so two
+    /// groups (a group is written once) can feed one album.
+    private func album(_ entry: KeyFile.Entry, at: ConfigurationSource) throws(ConfigurationError)
+        -> AlbumName
+    {
+        let value = try text(entry, at: at, expected: "an album name")
+        guard let text = String(validating: value, as: UTF8.self) else {
+            throw .notUTF8(at: at, what: "an album name")
+        }
+        do {
+            return try AlbumName(validating: text)
+        } catch {
+            throw .badAlbumName(at: at, problem: error)
+        }
     }
 
     /// `inbox NAME` → NAME, spaces around it dropped; nil for other groups.

@@ -21,6 +21,9 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// One folder given to two inboxes of different names.
     case duplicateInbox(at: ConfigurationSource, path: BytePath, name: String, existing: String)
     case badInboxOption(at: ConfigurationSource, reason: InboxOptionProblem)
+    /// A group written a second time: GLib merges the two and keeps the last value of
+    /// each key, so one of two `[inbox NAME]` folders would be dropped in silence.
+    case repeatedGroup(at: ConfigurationSource, group: String, firstLine: Int)
 
     /// What is wrong with an `--inbox NAME=DIR` value beyond its album name.
     public enum InboxOptionProblem: Hashable, Sendable {
@@ -34,7 +37,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .unreadable: return nil
         case .syntax(let at, _, _), .unknownGroup(let at, _), .unknownKey(let at, _, _),
             .badValue(let at, _, _, _), .badAlbumName(let at, _), .notUTF8(let at, _),
-            .inboxWithoutPath(let at, _), .duplicateInbox(let at, _, _, _), .badInboxOption(let at, _):
+            .inboxWithoutPath(let at, _), .duplicateInbox(let at, _, _, _), .badInboxOption(let at, _),
+            .repeatedGroup(let at, _, _):
             return at
         }
     }
@@ -63,7 +67,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .unknownKey(let at, let group, let key):
             let known =
                 group == "library"
-                ? "path, link, settle, rescan and desktop-thumbnails" : "path, keep and link"
+                ? "path, link, settle, rescan and desktop-thumbnails" : "path, album, keep and link"
             return "\(at.capitalized) has an unknown key '\(key)' in [\(group)]; the keys there are \(known)."
         case .badValue(let at, let key, let value, let expected):
             return "\(at.capitalized) sets \(key) to '\(value)'; write \(expected)."
@@ -77,6 +81,14 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .duplicateInbox(let at, let path, let name, let existing):
             return "\(at.capitalized) gives the folder '\(path.display)' to the inbox '\(name)', "
                 + "but it is already the inbox '\(existing)'; give each folder to one inbox only."
+        case .repeatedGroup(let at, let group, let firstLine):
+            let twoFolders =
+                group.hasPrefix("inbox ")
+                ? " (a second folder for one album gets a group of its own, with 'album = \(group.dropFirst(6))')"
+                : ""
+            return
+                "\(at.capitalized) starts [\(group)] again, after line \(firstLine), and only one of the two would count; "
+                + "write each group once\(twoFolders)."
         case .badInboxOption(let at, .missingEquals):
             return "\(at.capitalized) has no '='; write --inbox NAME=FOLDER, as in --inbox QQ=~/Downloads/QQ."
         case .badInboxOption(let at, .missingFolder):

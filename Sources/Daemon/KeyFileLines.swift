@@ -43,6 +43,17 @@ package struct KeyFileLines {
         return found
     }
 
+    /// The first header that repeats an earlier one: its name, the earlier line and its own.
+    package func repeatedHeader() -> (group: [UInt8], first: Int, again: Int)? {
+        var seen: [[UInt8]: Int] = [:]
+        for (index, line) in lines.enumerated() {
+            guard let name = Self.header(line) else { continue }
+            if let first = seen[name] { return (name, first, index + 1) }
+            seen[name] = index + 1
+        }
+        return nil
+    }
+
     /// Every `key = value` line with its group, in file order.
     package func keys() -> [(line: Int, group: [UInt8], key: [UInt8])] {
         var current: [UInt8] = []

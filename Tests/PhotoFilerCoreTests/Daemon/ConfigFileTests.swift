@@ -141,9 +141,17 @@ import Testing
         ("[library]\npath = /bad\\qescape\n", 2, "backslash"),
         ("[library]\n[inbox QQ]\nkeep = true\n", 2, "without a path"),
         ("[inbox A]\npath = /same\n[inbox B]\npath = /same/\n", 4, "already the inbox 'A'"),
+        ("[inbox A]\npath = /a\n\n[inbox A]\npath = /b\n", 4, "starts [inbox A] again, after line 1"),
+        ("[inbox A]\npath = /a\n\n[inbox A]\npath = /b\n", 4, "a group of its own, with 'album = A'"),
+        (
+            "[library]\nlink = hard\n[inbox Q]\npath = /q\n[library]\nsettle = 5\n", 5,
+            "write each group once."
+        ),
         ("[inbox ..]\npath = /x\n", 1, "other than '.' or '..'"),
         ("[inbox .]\npath = /x\n", 1, "other than '.' or '..'"),
         ("[inbox a/b]\npath = /x\n", 1, "contains '/'"),
+        ("[inbox B]\npath = /x\nalbum = a/b\n", 3, "contains '/'"),
+        ("[inbox B]\npath = /x\nalbum =\n", 3, "empty"),
         ("[inbox]\npath = /x\n", 1, "empty"),
         ("[inbox   ]\npath = /x\n", 1, "empty"),
     ])
@@ -161,6 +169,14 @@ import Testing
                 "line \(line) of the config file '/etc/xdg/photofiler/photofiler.conf'"))
         #expect(message.hasSuffix("."))
         #expect(!message.contains("\n"))
+    }
+
+    /// A group is written once; a second folder for an album names it with `album`.
+    @Test func twoGroupsFeedOneAlbum() throws {
+        let configuration = try parse(
+            "[inbox QQ]\npath = /a\n\n[inbox QQ on the laptop]\npath = /b\nalbum = QQ\n")
+        #expect(configuration.inboxes.map(\.name.value) == ["QQ", "QQ"])
+        #expect(configuration.inboxes.map(\.path) == ["/a", "/b"])
     }
 
     @Test func repeatedKeyLastWinsAndIsLocated() {
