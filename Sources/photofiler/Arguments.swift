@@ -48,6 +48,13 @@ struct Arguments {
             index += 1
         }
         remaining = kept
+        // An empty value is most often a script's unset variable (`--library "$LIB"`):
+        // taken as "no option", it would act on another library.
+        if found.contains(where: \.isEmpty) {
+            throw UsageError(
+                "The option \(name) is given an empty value (an unset shell variable?); give it one, see 'photofiler \(command) --help'."
+            )
+        }
         return found
     }
 

@@ -45,6 +45,18 @@ import Testing
         #expect((try? Sys.status(folder.file("library").appending("Roll"))) == nil, "nothing was done")
     }
 
+    /// `--library "$LIB"` with `LIB` unset: not the default library, a usage error.
+    @Test(arguments: [["list", "--library", ""], ["rm", "1", "--library="], ["list", "--config", ""]])
+    func anEmptyValueIsAUsageErrorNotTheDefault(arguments: [String]) throws {
+        let home = try TemporaryFolder()
+        let environment = ["HOME": home.path.display, "XDG_CONFIG_HOME": home.file("config").display]
+        let result = try Binary.run(arguments.map { BytePath($0) }, environment: environment)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("is given an empty value"), "\(result.stderr)")
+        expectClean(result, "\(arguments)")
+        #expect(regularFiles(under: home.path).isEmpty, "no library was made")
+    }
+
     @Test(arguments: commands)
     func helpExitsZero(command: String) throws {
         let result = try Binary.run(command, "--help")
