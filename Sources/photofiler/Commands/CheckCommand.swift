@@ -31,8 +31,15 @@ struct CheckCommand: Command {
             let report = try library.check(
                 repair: repair, hashing: hashing.advance, adopting: adopting.advance)
             if let mended = report.repaired {
-                for difference in report.remaining { Output.line(difference.description) }
-                if context.json { Output.json(["repaired": mended, "remaining": report.remaining.count]) }
+                if context.json {
+                    // One JSON object on stdout, the differences left inside it.
+                    Output.json(
+                        RepairReport(
+                            repaired: mended, remaining: report.remaining.count,
+                            differences: report.remaining.map(\.description)))
+                } else {
+                    for difference in report.remaining { Output.line(difference.description) }
+                }
                 context.log.info(
                     "Repaired \(mended) difference(s); \(report.remaining.count) left (album entries that are not roll assets are never deleted)."
                 )
@@ -47,4 +54,11 @@ struct CheckCommand: Command {
             return 1
         }
     }
+}
+
+/// `check --repair --json`: what was mended and what is left, as one object.
+private struct RepairReport: Encodable {
+    let repaired: Int
+    let remaining: Int
+    let differences: [String]
 }

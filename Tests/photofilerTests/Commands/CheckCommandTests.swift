@@ -34,6 +34,25 @@ struct CheckCommandTests {
         return result
     }
 
+    /// With `--json`, stdout is one JSON document: the differences, or with
+    /// `--repair` what was mended and what is left (never lines before it).
+    @Test func jsonOutputIsOneDocument() throws {
+        let library = try Self.library()
+        try writeFile(library.album("QQ").appending("stray.txt"), Array("notes\n".utf8))
+        let check = try library.run("check", "--json", "--quiet")
+        #expect(check.status == 1)
+        let listed = try JSONSerialization.jsonObject(with: Data(check.stdoutBytes)) as? [String]
+        #expect(listed == ["album entry that is not a roll asset: 'QQ/stray.txt'"], "\(check.stdout)")
+
+        let repair = try library.run("check", "--repair", "--json", "--quiet")
+        #expect(repair.status == 0, "done; an entry that is no roll asset is never deleted: \(repair.stdout)")
+        let report = try JSONSerialization.jsonObject(with: Data(repair.stdoutBytes)) as? [String: Any]
+        #expect(report?["repaired"] as? Int == 0, "\(repair.stdout)")
+        #expect(report?["remaining"] as? Int == 1)
+        #expect(
+            report?["differences"] as? [String] == ["album entry that is not a roll asset: 'QQ/stray.txt'"])
+    }
+
     @Test func cleanLibraryExitsZeroSilently() throws {
         let library = try Self.library()
         let result = try library.run("check")
