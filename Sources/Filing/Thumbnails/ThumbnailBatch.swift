@@ -23,6 +23,9 @@ public struct ThumbnailBatch: Sendable {
         public var undecodable = 0
         /// Assets whose thumbnails (or a folder of them) could not be looked at.
         public var unreadable = 0
+        /// Assets whose thumbnails could not be made for another reason (a full disk, a
+        /// thumbnail folder that cannot be written, a helper that cannot start).
+        public var failed = 0
         public var total = 0
     }
 
@@ -44,6 +47,7 @@ public struct ThumbnailBatch: Sendable {
         let made = Atomic<Int>(0)
         let undecodable = Atomic<Int>(0)
         let unreadable = Atomic<Int>(0)
+        let failed = Atomic<Int>(0)
         let unreadableFolders = Mutex<Set<BytePath>>([])
         /// Reports a look that failed, once per folder.
         let reportOnce: @Sendable (ThumbnailError) -> Void = { error in
@@ -77,7 +81,7 @@ public struct ThumbnailBatch: Sendable {
                     switch error {
                     case .undecodable: undecodable.add(1, ordering: .relaxed)
                     case .couldNotLook: unreadable.add(1, ordering: .relaxed)
-                    default: break
+                    default: failed.add(1, ordering: .relaxed)
                     }
                     reportOnce(error)
                 }
@@ -87,6 +91,7 @@ public struct ThumbnailBatch: Sendable {
         if let failure = setupFailure.withLock({ $0 }) { throw failure }
         return Outcome(
             made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed),
-            unreadable: unreadable.load(ordering: .relaxed), total: total)
+            unreadable: unreadable.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
+            total: total)
     }
 }

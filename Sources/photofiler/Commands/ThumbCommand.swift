@@ -110,11 +110,11 @@ struct ThumbCommand: Command {
                 report: { error in log.warning(error.description) })
             line.finish()
             log.info(
-                "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.unreadable) could not be looked at, \(outcome.total) in the library."
+                "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.unreadable) could not be looked at, \(outcome.failed) failed for another reason, \(outcome.total) in the library."
             )
             // An undecodable file is an answer (it has no thumbnail); one that could not be
-            // looked at is not, and its warning says what to fix.
-            return outcome.unreadable > 0 ? 1 : 0
+            // looked at or made is not, and its warning says what to fix.
+            return outcome.unreadable > 0 || outcome.failed > 0 ? 1 : 0
         } catch {
             line.finish()
             context.fail(error.description)
