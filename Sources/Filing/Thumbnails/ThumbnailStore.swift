@@ -68,7 +68,7 @@ public final class ThumbnailStore {
         if let path = try madePath(of: asset, size: size) { return path }
         try make(asset, retryingFailure: false, desktopProblem: { _ in })
         guard let path = try madePath(of: asset, size: size) else {
-            throw .undecodable(path: layout.absolute(asset.rollPath), reason: "no thumbnail was written")
+            throw .undecodable(path: layout.absolute(asset.currentPath), reason: "no thumbnail was written")
         }
         return path
     }
@@ -89,18 +89,21 @@ public final class ThumbnailStore {
     public func make(
         _ asset: AssetRecord, retryingFailure: Bool, desktopProblem: (ThumbnailError) -> Void
     ) throws(ThumbnailError) -> Bool {
-        guard asset.deletedAt == nil else { return false }
-        let rollFile = layout.absolute(asset.rollPath)
+        // In Recently Deleted its bytes are its file there (shown in that album); with
+        // nothing of it left, there is nothing to decode.
+        if asset.isDeleted, asset.trashPath == nil { return false }
+        let file = layout.absolute(asset.currentPath)
         if !retryingFailure,
             let reason = try look({ () throws(SystemError) in try files.failure(hash: asset.hash) })
         {
-            throw .undecodable(path: rollFile, reason: reason)
+            throw .undecodable(path: file, reason: reason)
         }
         var missing: [ThumbnailSize] = []
         for size in ThumbnailSize.allCases where try madePath(of: asset, size: size) == nil {
             missing.append(size)
         }
-        let entries = try desktopEntries(asset, problem: desktopProblem)
+        // The desktop's entries are for the roll file and album entries, which a deleted asset has not.
+        let entries = asset.isDeleted ? [] : try desktopEntries(asset, problem: desktopProblem)
         guard !missing.isEmpty || !entries.isEmpty else { return false }
 
         var renditions = missing.map { ThumbnailRendition.jpeg($0.rawValue) }
@@ -113,7 +116,7 @@ public final class ThumbnailStore {
         }
         let made: [EncodedThumbnail]
         do {
-            made = try decode(rollFile, info: asset.info, renditions: renditions)
+            made = try decode(file, info: asset.info, renditions: renditions)
         } catch {
             if case .undecodable(_, let reason) = error {
                 files.recordFailure(hash: asset.hash, reason: reason)
@@ -228,13 +231,13 @@ public final class ThumbnailStore {
         return entries
     }
 
-    private func decode(_ rollFile: BytePath, info: MediaInfo, renditions: [ThumbnailRendition])
+    private func decode(_ file: BytePath, info: MediaInfo, renditions: [ThumbnailRendition])
         throws(ThumbnailError) -> [EncodedThumbnail]
     {
         let fd: FileDescriptor
         let size: Int64
         do {
-            fd = try Sys.openForReading(rollFile)
+            fd = try Sys.openForReading(file)
             size = try fd.status().size
         } catch {
             throw .system(error)
@@ -244,7 +247,7 @@ public final class ThumbnailStore {
         for start in stride(from: 0, to: renditions.count, by: ThumbnailRequest.mostRenditions) {
             let part = renditions[start..<min(start + ThumbnailRequest.mostRenditions, renditions.count)]
             let request = ThumbnailRequest(source: .init(info), renditions: Array(part))
-            made += try maker.make(fd, path: rollFile, size: size, request)
+            made += try maker.make(fd, path: file, size: size, request)
         }
         return made
     }
