@@ -28,7 +28,15 @@ public struct AssetLifecycle {
         if asset.isDeleted { return asset }
         let held = try holdRecentlyDeleted()
         defer { held.close() }
-        let trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
+        let trashPath: BytePath
+        do {
+            trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
+        } catch .system(let error) where error.errno == .noSuchFile {
+            // Removed from the Roll by hand while no daemon ran: the deletion that
+            // removal is (a hard-linked album entry keeps the bytes for Recently Deleted).
+            try rollFileRemoved(asset)
+            return try existing(id)
+        }
         // A Live Photo's video goes with it.
         let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
             try linkIntoRecentlyDeleted(path)
@@ -60,7 +68,19 @@ public struct AssetLifecycle {
         let asset = try existing(id)
         guard asset.isDeleted else { return asset }
         guard let trashPath = asset.trashPath else { throw .deletedOutside(id: id) }
-        try filer.restore(asset, from: layout.absolute(trashPath))
+        let trashFile = layout.absolute(trashPath)
+        guard
+            try filer.systemCall(trashFile, { () throws(SystemError) in try Sys.statusIfExists(trashFile) })
+                != nil
+        else {
+            // Removed from Recently Deleted by hand: nothing of it is left, and it is no
+            // longer listed there.
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.markDeleted(id, at: asset.deletedAt ?? filer.now(), trashPath: nil)
+            }
+            throw .deletedOutside(id: id)
+        }
+        try filer.restore(asset, from: trashFile)
         let restored = try existing(id)
         // A half of a Live Photo back beside its other half, filed meanwhile, is one
         // asset again, as when it was first filed (SPEC: any time apart).

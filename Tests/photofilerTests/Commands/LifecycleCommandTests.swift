@@ -67,6 +67,36 @@ struct LifecycleCommandTests {
     }
 
     /// A restore makes each album entry again as it was: a symbolic link stays one.
+    /// The roll file removed by hand while no daemon ran: `rm` finishes that
+    /// deletion (the album entry keeps the bytes for Recently Deleted) instead of
+    /// failing on the missing file.
+    @Test func rmOfAnAssetWhoseRollFileWasRemovedByHand() throws {
+        let (library, gif, jpeg) = try library()
+        let rollFile = try #require(try library.rollFiles().first { $0.lastComponent == "throbber.gif" })
+        try Sys.unlink(rollFile)
+        let removed = try library.run("rm", String(gif))
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try library.list().compactMap(assetID) == [jpeg])
+        #expect(try library.list("--album", trash).compactMap(assetID) == [gif], "in Recently Deleted")
+        #expect(try library.entries(ofAlbum: "WeChat").isEmpty)
+        #expect(try library.run("restore", String(gif)).status == 0)
+        #expect(try library.rollFiles().count == 2)
+        #expect(try library.run("check").status == 0)
+    }
+
+    /// Recently Deleted emptied by hand: `restore` says in one sentence that the file
+    /// was deleted outside photofiler, and the asset is no longer listed there.
+    @Test func restoreAfterRecentlyDeletedWasEmptiedByHand() throws {
+        let (library, gif, _) = try library()
+        #expect(try library.run("rm", String(gif)).status == 0)
+        for file in try TestLibrary.files(under: library.root.appending(trash)) { try Sys.unlink(file) }
+        let restore = try library.run("restore", String(gif))
+        #expect(restore.status == 1)
+        #expect(restore.stderr.contains("its file was deleted outside photofiler"), "\(restore.stderr)")
+        #expect(restore.stderr.split(separator: "\n").count == 1)
+        #expect(try library.list("--album", trash).isEmpty, "not listed in Recently Deleted")
+    }
+
     @Test func restoreKeepsEachEntrysKindOfLink() throws {
         let library = try TestLibrary()
         let gif = try library.input(corpus: "throbber.gif")
