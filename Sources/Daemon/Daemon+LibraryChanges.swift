@@ -97,6 +97,7 @@ extension Daemon {
             log.info(
                 "Reconciled (\(reason)): read \(summary.foldersRead) of \(summary.foldersLookedAt) folder(s) of the Roll and albums, the others unchanged since the last reconcile."
             )
+            thumbnails?.add(try library.assetsWithNewContent(after: summary.mended).map(\.id))
         } catch {
             log.error("\(error)")
             lastError = "\(error)"

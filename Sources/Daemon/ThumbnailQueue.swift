@@ -71,14 +71,15 @@ package final class ThumbnailQueue: Sendable {
         }
     }
 
-    /// Queues assets just filed (their group is durable). `filingBusy` says whether
-    /// filing has more in hand; thumbnails wait until it has none.
-    package func add(_ ids: [AssetID], filingBusy: Bool) {
+    /// Queues assets just filed (their group is durable), or adopted by a reconcile.
+    /// `filingBusy` says whether filing has more in hand (nil: as it was); thumbnails
+    /// wait until it has none.
+    package func add(_ ids: [AssetID], filingBusy: Bool? = nil) {
         let wakeUp = state.withLock { state -> Bool in
             for id in ids where state.queued.insert(id).inserted { state.ids.append(id) }
             let wasBusy = state.filingBusy
-            state.filingBusy = filingBusy
-            return !filingBusy && (!ids.isEmpty || wasBusy)
+            if let filingBusy { state.filingBusy = filingBusy }
+            return !state.filingBusy && (!ids.isEmpty || wasBusy)
         }
         if wakeUp { wake.signal() }
     }

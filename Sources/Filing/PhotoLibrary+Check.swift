@@ -41,4 +41,24 @@ extension PhotoLibrary {
         let left = try reconciler.differences(verifyHashes: false)
         return CheckReport(differences: differences, repaired: mended, remaining: unread + left)
     }
+
+    /// The assets that differences of these kinds stand for once mended: roll files
+    /// adopted, content hashed anew. Their thumbnails are made as a filed asset's
+    /// are, by whoever mended them (the daemon's reconcile, `check --repair`).
+    public func assetsWithNewContent(after differences: [Difference]) throws(FilingError) -> [AssetRecord] {
+        var assets: [AssetRecord] = []
+        for difference in differences {
+            switch difference {
+            case .rollFileWithoutRow(let rollPath), .wrongHash(_, let rollPath, _, _):
+                if let asset = try filer.catalogCall({ () throws(CatalogError) in
+                    try catalog.asset(rollPath: rollPath)
+                }) {
+                    assets.append(asset)
+                }
+            default:
+                continue
+            }
+        }
+        return assets
+    }
 }

@@ -31,6 +31,8 @@ struct CheckCommand: Command {
             let report = try library.check(
                 repair: repair, hashing: hashing.advance, adopting: adopting.advance)
             if let mended = report.repaired {
+                context.makeThumbnails(
+                    of: try library.assetsWithNewContent(after: report.differences), in: library)
                 if context.json {
                     // One JSON object on stdout, the differences left inside it.
                     Output.json(

@@ -71,28 +71,9 @@ struct SaveCommand: Command {
             }
         }
         // After filing, never before: a file that gives no thumbnail is still filed.
-        makeThumbnails(filed, library: library, context)
+        context.makeThumbnails(of: filed, in: library)
         if context.json { Output.json(results) }
         return status
-    }
-
-    private func makeThumbnails(_ assets: [AssetRecord], library: PhotoLibrary, _ context: Context) {
-        guard !assets.isEmpty else { return }
-        do {
-            let store = try ThumbnailStore(
-                library: library, desktop: Configuration.desktopThumbnailCache(context.configuration))
-            for asset in assets {
-                do {
-                    try store.make(
-                        asset, retryingFailure: false, desktopProblem: { context.log.warning($0.description) }
-                    )
-                } catch {
-                    context.log.warning(error.description)
-                }
-            }
-        } catch {
-            context.log.warning(error.description)
-        }
     }
 
     private func describe(_ outcome: FilingResult.Outcome) -> String {

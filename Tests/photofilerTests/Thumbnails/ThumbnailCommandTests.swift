@@ -215,4 +215,45 @@ struct ThumbnailCommandTests {
         #expect(try saved.library.albums()["Camera"]?["coverThumbnail"] is String)
         #expect(try saved.library.albums()["Favorites"]?["coverThumbnail"] is NSNull)
     }
+
+    /// Thumbnails that could not be written are a failure of the work (exit 1),
+    /// not a success that made nothing.
+    @Test func thumbAllExitsOneWhenNothingCanBeWritten() throws {
+        let saved = try Saved(["Landscape_1.jpg"])
+        let thumbnails = saved.library.root.appending(".photofiler/thumbnails")
+        TemporaryFolder.removeTree(thumbnails)
+        try writeFile(thumbnails, Array("not a folder\n".utf8))
+        let all = try saved.thumb("--all")
+        #expect(all.status == 1, "\(all.stderr)")
+        #expect(all.stderr.contains("1 failed for another reason"), "\(all.stderr)")
+    }
+
+    /// An asset in Recently Deleted is shown there: its thumbnail is made from its
+    /// Recently Deleted file when missing.
+    @Test func aDeletedAssetGetsItsThumbnailFromRecentlyDeleted() throws {
+        let saved = try Saved(["Landscape_1.jpg"])
+        let id = String(try #require(assetID(try saved.asset("Landscape_1.jpg"))))
+        #expect(try saved.library.run("rm", id).status == 0)
+        let thumbnails = saved.library.root.appending(".photofiler/thumbnails")
+        for file in regularFiles(under: thumbnails) { try Sys.unlink(file) }
+        let thumb = try saved.thumb(id)
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        #expect(thumb.stdoutBytes.starts(with: [0xFF, 0xD8, 0xFF]))
+        let deleted = try #require(try saved.library.albums()["Recently Deleted"])
+        #expect(deleted["coverThumbnail"] is String, "\(deleted)")
+    }
+
+    /// A roll file put in by hand and adopted by `check --repair` gets its thumbnails
+    /// then, as a saved file does (a daemon's queue would not hear of it).
+    @Test func anAdoptedRollFileGetsItsThumbnails() throws {
+        let saved = try Saved(["Landscape_1.jpg"])
+        let month = try #require(try saved.library.rollFiles().first).parent
+        try copyFile(Fixtures.corpus("Landscape_6.jpg"), to: month.appending("by-hand.jpg"))
+        let repair = try saved.library.run(
+            bytes: ["check", "--repair"], environment: saved.environment)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        let adopted = try #require(
+            try saved.library.list().first { $0["originalName"] as? String == "by-hand.jpg" })
+        #expect(adopted["thumbnail"] is String, "\(adopted)")
+    }
 }
