@@ -118,6 +118,8 @@ public struct LivePhotoPairing {
             try? Sys.unlinkIfPresent(oldVideoFile)
             try? Sys.syncDirectory(oldVideoFile.parent)
         }
+        // The lone video's thumbnails: the pair is shown by its still's.
+        ThumbnailFiles(layout: layout).remove(hash: video.hash)
         filer.log.info(
             "'\(layout.absolute(still.rollPath).display)' and '\(layout.absolute(videoPath).display)' are one Live Photo, asset \(still.id) (the video's asset \(video.id) is retired)."
         )

@@ -96,7 +96,7 @@ public struct Reconciler {
                     asset.rollPath == rollPath, !asset.isDeleted
                 else { continue }  // adopted above under a new path
                 try lifecycle.rollFileRemoved(asset)
-            case .wrongHash(let id, let rollPath, _, let actual):
+            case .wrongHash(let id, let rollPath, let recorded, let actual):
                 let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
                     try Sys.status(layout.absolute(rollPath)).size
                 }
@@ -108,6 +108,8 @@ public struct Reconciler {
                         try catalog.setContent(of: id, hash: actual, size: size)
                     }
                 }
+                // The old content's thumbnails show bytes the library no longer holds.
+                if asset?.liveVideo?.rollPath != rollPath { ThumbnailFiles(layout: layout).remove(hash: recorded) }
             case .membershipWithoutLink(let asset, let album, _):
                 guard
                     let record = try filer.catalogCall({ () throws(CatalogError) in

@@ -282,4 +282,25 @@ import Testing
             "\(missing.stderr)")
         #expect(try readFile(notes) == Array("my notes\n".utf8))
     }
+
+    /// A video filed before its still has thumbnails of its own; once the two are one
+    /// Live Photo (shown by its still's), they go.
+    @Test func aLoneVideosThumbnailsGoOnceItIsPaired() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 22, in: library.folder)
+        let video = try library.input(bytes: pair.video, name: BytePath(pair.videoName))
+        let videoHash = try sha256(of: video)
+        _ = try library.save([video])
+        let thumbnails = library.root.appending(".photofiler/thumbnails")
+        func named(_ hash: String) -> [BytePath] {
+            regularFiles(under: thumbnails).filter { $0.lastComponent.display.hasPrefix(hash) }
+        }
+        #expect(named(videoHash).count == 2, "the lone video's two sizes")
+        let still = try library.input(bytes: pair.still, name: BytePath(pair.stillName))
+        let stillHash = try sha256(of: still)
+        _ = try library.save([still])
+        #expect(try library.list("--media", "live").count == 1)
+        #expect(named(videoHash).isEmpty, "\(regularFiles(under: thumbnails))")
+        #expect(named(stillHash).count == 2)
+    }
 }

@@ -256,4 +256,20 @@ struct ThumbnailCommandTests {
             try saved.library.list().first { $0["originalName"] as? String == "by-hand.jpg" })
         #expect(adopted["thumbnail"] is String, "\(adopted)")
     }
+
+    /// A roll file rewritten by hand: `check --repair` records its new content, and
+    /// the thumbnails follow it (the old content's go, the new content's are made).
+    @Test func repairedContentHasTheThumbnailsOfItsNewBytes() throws {
+        let saved = try Saved(["Landscape_1.jpg"])
+        let oldHash = try #require(try saved.asset("Landscape_1.jpg")["hash"] as? String)
+        let rollFile = try #require(try saved.library.rollFiles().first)
+        try writeFile(rollFile, try readFile(Fixtures.corpus("Landscape_6.jpg")))
+        let newHash = try sha256(of: rollFile)
+        let repair = try saved.library.run(bytes: ["check", "--repair"], environment: saved.environment)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        let thumbnails = saved.library.root.appending(".photofiler/thumbnails")
+        let names = regularFiles(under: thumbnails).map(\.lastComponent.display)
+        #expect(!names.contains { $0.hasPrefix(oldHash) }, "\(names)")
+        #expect(names.filter { $0.hasPrefix(newHash) }.count == 2, "\(names)")
+    }
 }
