@@ -109,7 +109,9 @@ public struct Reconciler {
                     }
                 }
                 // The old content's thumbnails show bytes the library no longer holds.
-                if asset?.liveVideo?.rollPath != rollPath { ThumbnailFiles(layout: layout).remove(hash: recorded) }
+                if asset?.liveVideo?.rollPath != rollPath {
+                    ThumbnailFiles(layout: layout).remove(hash: recorded)
+                }
             case .membershipWithoutLink(let asset, let album, _):
                 guard
                     let record = try filer.catalogCall({ () throws(CatalogError) in
