@@ -30,6 +30,10 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
     /// A roll file that is there but could not be read to check its hash (no
     /// permission, a failing disk): neither wrong nor gone, so nothing is repaired.
     case unreadableRollFile(asset: AssetID, rollPath: BytePath, reason: Errno)
+    /// A roll file whose bytes became those of another asset (copied over it by
+    /// hand): its own are gone, and two roll files hold one content, which the
+    /// catalog cannot record. Not repaired: which file to keep is the user's call.
+    case holdsAnotherAssetsBytes(asset: AssetID, rollPath: BytePath, owner: AssetID)
 
     /// True for a roll file (a still, a plain asset) that is gone.
     public var isMissingRollFile: Bool {
@@ -43,7 +47,8 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
         case .membershipWithoutLink, .linkWithoutMembership, .strayAlbumEntry, .videoLinkWithoutRecord,
             .deletedAssetEntry:
             return true
-        case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo, .unreadableRollFile:
+        case .missingRollFile, .rollFileWithoutRow, .wrongHash, .missingLiveVideo, .unreadableRollFile,
+            .holdsAnotherAssetsBytes:
             return false
         case .couldNotLook(let path, _): return path.components.first == LibraryLayout.albumsFolderName
         }
@@ -73,6 +78,9 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
             let fix = reason.isPermission ? "fix its permissions" : "check the disk holding it"
             return
                 "unreadable roll file: asset \(asset) '\(rollPath.display)' (\(reason.message.lowercased())); its hash is not checked: \(fix)"
+        case .holdsAnotherAssetsBytes(let asset, let rollPath, let owner):
+            return
+                "roll file holding another asset's bytes: asset \(asset) '\(rollPath.display)' holds the bytes of asset \(owner), its own are gone: remove the file and its album entries (asset \(asset) is then deleted), or copy its own picture back over it"
         case .deletedAssetEntry(let asset, let albumFolder, let entryName):
             return
                 "album entry of an asset in Recently Deleted: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"

@@ -34,12 +34,16 @@ extension PhotoLibrary {
         _ = try reconciler.removeTemporaryFiles()
         let mended = try reconciler.repair(differences, progress: adopting)
         try lifecycle.removeLeftoverNames()
-        // The second look reads no file, so the files that could not be read are left as found.
+        // The second look reads no file, so what only reading found is left as found.
         let unread = differences.filter {
-            if case .unreadableRollFile = $0 { return true } else { return false }
+            switch $0 {
+            case .unreadableRollFile, .holdsAnotherAssetsBytes: return true
+            default: return false
+            }
         }
         let left = try reconciler.differences(verifyHashes: false)
-        return CheckReport(differences: differences, repaired: mended, remaining: unread + left)
+        let alsoLeft = left.filter { !unread.contains($0) }
+        return CheckReport(differences: differences, repaired: mended, remaining: unread + alsoLeft)
     }
 
     /// The assets that differences of these kinds stand for once mended: roll files

@@ -25,11 +25,25 @@ extension Reconciler {
         var result = walk.unreadable.keys.sorted().map {
             Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!)
         }
-        result += try rollDifferences(walk: &walk, verifyHashes: verifyHashes, progress: progress)
+        result += try rollDifferences(walk: &walk, verifyHashes: verifyHashes, progress: progress).map {
+            (difference) throws(FilingError) in try ownContent(difference)
+        }
         var albums = AlbumComparison(walk: walk, stamps: stamps)
         result += try albumDifferences(&albums, verifyTargets: verifyHashes)
         return Comparison(
             differences: result, roll: walk, albumFolders: albums.folders, albumStamps: albums.newStamps)
+    }
+
+    /// A wrong hash that is another asset's (a roll file copied over another) is
+    /// told as such: recording it would give two assets one content.
+    private func ownContent(_ difference: Difference) throws(FilingError) -> Difference {
+        guard case .wrongHash(let id, let rollPath, _, let actual) = difference else { return difference }
+        let owner = try filer.catalogCall { () throws(CatalogError) -> AssetRecord? in
+            if let asset = try catalog.asset(hash: actual) { return asset }
+            return try catalog.asset(liveVideoHash: actual)
+        }
+        guard let owner, owner.id != id else { return difference }
+        return .holdsAnotherAssetsBytes(asset: id, rollPath: rollPath, owner: owner.id)
     }
 
     /// Live assets against the roll files of the folders read: missing files and

@@ -56,7 +56,8 @@ extension Reconciler {
                 switch difference {
                 case .missingRollFile(_, let path), .rollFileWithoutRow(let path),
                     .wrongHash(_, let path, _, _),
-                    .missingLiveVideo(_, let path), .unreadableRollFile(_, let path, _):
+                    .missingLiveVideo(_, let path), .unreadableRollFile(_, let path, _),
+                    .holdsAnotherAssetsBytes(_, let path, _):
                     distrust(path.parent)
                 case .linkWithoutMembership(_, let folder, _), .strayAlbumEntry(let folder, _),
                     .videoLinkWithoutRecord(_, let folder, _), .deletedAssetEntry(_, let folder, _):

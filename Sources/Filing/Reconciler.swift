@@ -78,7 +78,7 @@ public struct Reconciler {
         for difference in stillsFirst {
             switch difference {
             case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook,
-                .unreadableRollFile:
+                .unreadableRollFile, .holdsAnotherAssetsBytes:
                 continue
             case .missingLiveVideo where rollUnreadable, .missingRollFile where rollUnreadable:
                 continue
