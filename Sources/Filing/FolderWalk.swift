@@ -64,7 +64,7 @@ struct FolderWalk {
 
     /// Walks `Roll/`: folders whose trusted stamp still matches are not read, their
     /// stamped sub-folders are looked at instead; the others are read entry by entry
-    /// (each entry looked up relative to its folder's descriptor), dot names left
+    /// (each entry looked up relative to its folder's descriptor), dot folders left
     /// out (`LibraryLayout.isForeignName`). A folder or file
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
     /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
@@ -105,7 +105,6 @@ struct FolderWalk {
                 defer { directory.close() }
                 var searchable = false
                 try Sys.forEachEntry(in: directory, path: absolute) { entry throws(SystemError) in
-                    if LibraryLayout.isForeignName(entry.name) { return true }
                     let relative = folder.appending(entry.name)
                     if searchable, entry.kind == .regular {
                         walk.rollFiles[relative] = Reconciler.RollFile(size: -1, inode: entry.inode)
@@ -123,7 +122,7 @@ struct FolderWalk {
                     // listed but not searched fails every look-up): `readdir` is trusted on.
                     searchable = !statFiles
                     if child.isDirectory {
-                        pending.append(relative)
+                        if !LibraryLayout.isForeignName(entry.name) { pending.append(relative) }
                     } else if child.isRegularFile {
                         walk.rollFiles[relative] = Reconciler.RollFile(size: child.size, inode: child.inode)
                     }

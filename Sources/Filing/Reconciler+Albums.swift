@@ -122,9 +122,10 @@ extension Reconciler {
         do {
             try Sys.forEachEntry(in: directory, path: folderPath) { entry in
                 let name = entry.name
-                if LibraryLayout.isForeignName(name) { return true }
                 // A member's entry is taken as it is, unless targets are verified.
                 let member = stills.removeValue(forKey: name) ?? videos[name]
+                // A dot file that is no member's entry is a file manager's (`.directory`).
+                if member == nil, LibraryLayout.isForeignName(name) { return true }
                 if member != nil, !verifyTargets { return true }
                 do throws(FilingError) {
                     if let member, let target = member.target,

@@ -154,7 +154,10 @@ extension Reconciler {
         record(try hashing.finish())
         // The catalog's order: by asset, as `check` lists them.
         byAsset.sort { ($0.id, $0.order) < ($1.id, $1.order) }
-        let orphans = walk.rollFiles.compactMap { $0.value.seen ? nil : $0.key }.sorted()
+        // A dot file no row has is a file manager's (`.directory`), not a roll file.
+        let orphans = walk.rollFiles.compactMap {
+            $0.value.seen || LibraryLayout.isForeignName($0.key.lastComponent) ? nil : $0.key
+        }.sorted()
         return byAsset.map(\.difference) + orphans.map { .rollFileWithoutRow(rollPath: $0) }
     }
 }

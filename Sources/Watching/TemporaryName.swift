@@ -1,8 +1,8 @@
 import PhotoFilerSystem
 
-/// The one rule for names that are never filed: downloads in progress and editor
-/// or app scratch files. The debouncer, the catch-up scan and `save` all ask here,
-/// so a rule change happens in one place.
+/// The one rule for names that are never filed from an inbox: downloads in progress
+/// and editor or app scratch files. The debouncer and the catch-up scan ask here, so
+/// a rule change happens in one place (`save` files what it is named).
 public enum TemporaryName {
     private static let suffixes: [[UInt8]] = [".part", ".crdownload", ".tmp", ".download"].map {
         Array($0.utf8)

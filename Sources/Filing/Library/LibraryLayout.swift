@@ -35,10 +35,11 @@ public struct LibraryLayout: Sendable, Hashable {
     public var recentlyDeletedLockPath: BytePath { internalFolder.appending("recently-deleted.lock") }
 
     /// A dot name, which photofiler never gives to a roll folder, a roll file or an
-    /// album entry (an inbox's dot files are never filed): a file manager's
+    /// album entry (`NameAllocator` drops leading dots): a file manager's
     /// `.directory` or `.DS_Store`, a sync engine's `.stfolder` or `.stversions/`.
-    /// The comparisons of the Roll and the albums leave such entries alone: neither
-    /// adopted nor reported, as an inbox leaves them.
+    /// The comparisons of the Roll and the albums leave such folders alone, and such
+    /// files unless the catalog has them (filed under that name by an older version):
+    /// neither adopted nor reported, as an inbox leaves them.
     public static func isForeignName(_ name: BytePath) -> Bool {
         name.bytes.first == UInt8(ascii: ".")
     }

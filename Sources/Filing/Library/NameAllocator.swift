@@ -9,8 +9,12 @@ public enum NameAllocator {
 
     /// The `attempt`-th candidate for `name`: the name itself first, then a numbered
     /// suffix before the extension, shortening the stem so the result fits 255 bytes.
+    /// Leading dots are dropped (`save .IMG_1.jpg` files `IMG_1.jpg`): a dot name in
+    /// the Roll or an album is a file manager's or a sync engine's, not the library's
+    /// (`LibraryLayout.isForeignName`).
     public static func candidate(for name: BytePath, attempt: Int) -> BytePath {
-        let bytes = name.bytes
+        var bytes = Array(name.bytes.drop { $0 == UInt8(ascii: ".") })
+        if bytes.isEmpty { bytes = Array("unnamed".utf8) }
         var stem = bytes
         var ext: [UInt8] = []
         if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 16 {

@@ -30,4 +30,17 @@ struct CheckDotFilesTests {
         #expect(try Sys.statusIfExists(versions.appending("old~20261204.jpg")) != nil, "nothing removed")
         #expect(try Sys.statusIfExists(library.album("QQ").appending(".directory")) != nil)
     }
+
+    /// `save` of a dot-named file files it without the leading dot, so it is never
+    /// taken for a file manager's.
+    @Test func aSavedDotFileIsFiledWithoutItsDot() throws {
+        let library = try TestLibrary()
+        let id = try library.save(
+            [try library.input(corpus: "Landscape_1.jpg", as: ".hidden.jpg")], album: "QQ")
+        let asset = try library.info(BytePath("\(id[0])"))
+        #expect((asset["path"] as? String)?.hasSuffix("/hidden.jpg") == true, "\(asset)")
+        #expect(try library.entries(ofAlbum: "QQ") == ["hidden.jpg"])
+        let check = try library.run("check")
+        #expect(check.status == 0, "\(check.stdout)")
+    }
 }
