@@ -34,8 +34,8 @@ public enum FilingError: Error, Sendable {
     case noSuchAlbum(String)
     /// `export --video` of an asset that is no Live Photo or motion photo.
     case notLivePhoto(id: AssetID)
-    /// An output file (`thumb -o`, `export -o`) that is a file of the library, or
-    /// another name of one: writing it would change what the library holds.
+    /// An output file (`thumb -o`, `export -o`) that is a file of the library, or has
+    /// other names (which may be the library's): writing it could change what the library holds.
     case outputIsLibraryFile(path: BytePath)
     /// A file the catalog lists is not in the library (removed while no daemon ran).
     case missingFromLibrary(path: BytePath)
@@ -100,7 +100,7 @@ extension FilingError: CustomStringConvertible {
                 "Asset \(id) is not a Live Photo and has no video to export; 'photofiler list --media live' lists those that have one."
         case .outputIsLibraryFile(let path):
             return
-                "'\(path.display)' is in the library, or is another name of a file of it, and photofiler never writes there; give -o a path outside the library."
+                "'\(path.display)' is in the library, or has other names (hard links) that may be the library's files, and photofiler never writes there; give -o a new file outside the library."
         case .missingFromLibrary(let path):
             return
                 "'\(path.display)' is missing from the library; 'photofiler check' lists what differs and 'photofiler check --repair' makes the catalog match the disk."

@@ -3,19 +3,26 @@ import PhotoFilerSystem
 
 /// The file a command writes with `-o` (`thumb`, `export --video`).
 extension PhotoLibrary {
-    /// Opens `path` for writing, emptied, unless it is a file of the library or
-    /// another name of one: SPEC "Nothing in the Roll or an album is ever
-    /// overwritten", and a roll file's bytes are its album entries' and its hard
-    /// links' too. Where the path leads is what counts (a symbolic link to a roll
-    /// file, a folder reached through a link into the library). A new file is made
-    /// with `O_EXCL`, so a dangling link is not followed into the library. Not a
-    /// regular file (a pipe, `/dev/stdout`): written as it is.
+    /// Opens `path` for writing, emptied, unless it is a file of the library or has
+    /// other names: SPEC "Nothing in the Roll or an album is ever overwritten", and a
+    /// roll file's bytes are its album entries' and its hard links' too. Where the
+    /// path leads is what counts (a symbolic link to a roll file, a folder reached
+    /// through a link into the library). A new file is made with `O_EXCL`, so a
+    /// dangling link is not followed into the library. What is not a regular file (a
+    /// pipe, `/dev/stdout`, `/dev/fd/N`) is written as it is: it holds no bytes to lose.
     public func openOutput(_ path: BytePath) throws(FilingError) -> FileDescriptor {
+        let absolute = LibraryLayout.absolute(path)
+        let found = try filer.systemCall(path) { () throws(SystemError) in
+            try Sys.statusIfExists(absolute, followLinks: true)
+        }
+        if let found, !found.isRegularFile {
+            return try filer.systemCall(path) { () throws(SystemError) in
+                try Sys.open(absolute, flags: O_WRONLY | O_CLOEXEC)
+            }
+        }
         let library = try filer.systemCall(layout.root) { () throws(SystemError) in
             try Sys.realPath(layout.root)
         }
-        let absolute = LibraryLayout.absolute(path)
-        let found = try filer.systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(absolute) }
         guard found != nil else {
             let folder = try filer.systemCall(path) { () throws(SystemError) in
                 try Sys.realPath(absolute.parent)

@@ -41,13 +41,21 @@ struct OutputFileTests {
             let result = try library.run(bytes: arguments.map { BytePath($0) })
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
             #expect(
-                result.stderr.contains("photofiler never writes there; give -o a path outside"),
+                result.stderr.contains("photofiler never writes there; give -o a new file outside"),
                 "\(result.stderr)")
         }
         #expect(try [still, video].map { try readFile($0) } == before)
         #expect(try Sys.statusIfExists(library.album("QQ").appending("new.jpg")) == nil)
         try Sys.unlink(hardLink)
         #expect(try library.run("check").status == 0)
+
+        // Not a regular file (/dev/stdout into a pipe): written as it is.
+        let piped = library.folder.file("piped.jpg")
+        let command =
+            "'\(Binary.path.display)' thumb \(id[0]) --library '\(library.root.display)' -o /dev/stdout | cat > '\(piped.display)'"
+        let shell = Machine.shell(command)
+        #expect(shell.status == 0, "\(shell.output)")
+        #expect(try readFile(piped).starts(with: [0xFF, 0xD8, 0xFF]), "\(shell.output)")
 
         // A file of its own outside the library is written over, cut to the new length.
         let own = library.folder.file("own.jpg")
