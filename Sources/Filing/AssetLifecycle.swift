@@ -24,19 +24,21 @@ public struct AssetLifecycle {
     /// asset the catalog already calls deleted and leaves its memberships alone,
     /// however long this process waited for the catalog's lock.
     public func moveToRecentlyDeleted(_ id: AssetID) throws(FilingError) -> AssetRecord {
-        let asset = try existing(id)
+        var asset = try existing(id)
         if asset.isDeleted { return asset }
+        let rollFile = layout.absolute(asset.rollPath)
+        if try filer.systemCall(rollFile, { () throws(SystemError) in try Sys.statusIfExists(rollFile) })
+            == nil
+        {
+            // Moved within the Roll or removed by hand while no daemon ran: the reconcile
+            // tells the two apart (SPEC: a move is not a deletion), as at a start-up.
+            _ = try Reconciler(filer: filer).reconcileChangedFolders { _ in }
+            asset = try existing(id)
+            if asset.isDeleted { return asset }
+        }
         let held = try holdRecentlyDeleted()
         defer { held.close() }
-        let trashPath: BytePath
-        do {
-            trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
-        } catch .system(let error) where error.errno == .noSuchFile {
-            // Removed from the Roll by hand while no daemon ran: the deletion that
-            // removal is (a hard-linked album entry keeps the bytes for Recently Deleted).
-            try rollFileRemoved(asset)
-            return try existing(id)
-        }
+        let trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
         // A Live Photo's video goes with it.
         let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
             try linkIntoRecentlyDeleted(path)

@@ -84,6 +84,26 @@ struct LifecycleCommandTests {
         #expect(try library.run("check").status == 0)
     }
 
+    /// The roll file moved within the Roll while no daemon ran (a move, not a
+    /// deletion): `rm` deletes the asset from where it is now, and nothing brings
+    /// it back later.
+    @Test func rmOfAnAssetWhoseRollFileWasMovedByHand() throws {
+        let (library, gif, jpeg) = try library()
+        let rollFile = try #require(try library.rollFiles().first { $0.lastComponent == "throbber.gif" })
+        let folder = library.root.appending("Roll").appending("2001").appending("02")
+        try Sys.makeDirectories(folder)
+        try Sys.rename(rollFile, to: folder.appending("throbber.gif"))
+        let removed = try library.run("rm", String(gif))
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try library.list().compactMap(assetID) == [jpeg])
+        #expect(try library.list("--album", trash).compactMap(assetID) == [gif], "in Recently Deleted")
+        #expect(try Sys.statusIfExists(folder.appending("throbber.gif")) == nil, "gone from the Roll")
+        #expect(try library.run("check", "--repair").status == 0)
+        #expect(try library.list().compactMap(assetID) == [jpeg], "not brought back")
+        #expect(try library.run("restore", String(gif)).status == 0)
+        #expect(try library.list().count == 2)
+    }
+
     /// Recently Deleted emptied by hand: `restore` says in one sentence that the file
     /// was deleted outside photofiler, and the asset is no longer listed there.
     @Test func restoreAfterRecentlyDeletedWasEmptiedByHand() throws {
