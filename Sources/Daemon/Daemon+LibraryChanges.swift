@@ -78,12 +78,26 @@ extension Daemon {
         }
     }
 
+    /// Watches the Roll and `Albums/`, each made first when missing: a folder removed
+    /// whole (`rm -rf Albums`) is the library's still, made again, empty, and watched,
+    /// so an album entry removed later is seen as any other. The Roll's folders nest
+    /// to any depth, so each must see a folder made in it; an album is one folder,
+    /// which need not see the daemon's own links made.
+    func watchLibraryFolders() throws {
+        let layout = library.layout
+        for (folder, leaves) in [(layout.roll, nil), (layout.albums, 1)] where !watcher.isWatching(folder) {
+            try Sys.makeDirectories(folder)
+            try watcher.watch(directory: folder, namesOnly: true, leavesAt: leaves)
+        }
+    }
+
     /// Makes the catalog match the Roll and albums (names and sizes; no hashing).
     package func reconcileLibrary(reason: String) {
         // The comparison builds tables as large as the library; give the memory back
         // to the system afterwards, or an idle daemon keeps its start-up peak resident.
         defer { Sys.returnFreeMemory() }
         do {
+            try watchLibraryFolders()
             let reconciler = library.reconciler
             let leftovers = try reconciler.removeTemporaryFiles()
             if leftovers > 0 {

@@ -120,12 +120,9 @@ public final class Daemon: @unchecked Sendable {
         watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] batch in self.handle(batch) }
         timer = DeadlineTimer(queue: queue) { @Sendable [unowned self] in self.tick() }
 
-        // Watch first, so nothing that lands during the catch-up is missed. The
-        // Roll's folders nest to any depth, so each must see a folder made in it;
-        // an album is one folder, which need not see the daemon's own links made.
+        // Watch first, so nothing that lands during the catch-up is missed.
         let layout = library.layout
-        try watcher.watch(directory: layout.roll, namesOnly: true)
-        try watcher.watch(directory: layout.albums, namesOnly: true, leavesAt: 1)
+        try watchLibraryFolders()
         reconcileLibrary(reason: "start-up")
         purgeRecentlyDeleted()
         // Before the catch-up finds them: a file refused by an earlier run is not reported again.

@@ -140,6 +140,12 @@ public final class InotifyWatcher: @unchecked Sendable {
         return table.count
     }
 
+    /// Whether `folder` has a watch now (a root removed whole has none).
+    public func isWatching(_ folder: BytePath) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return table.entry(path: folder) != nil
+    }
+
     /// Watches `directory` and every folder below it, except those within an
     /// `excluding` prefix (the library when it lies inside an inbox), which are
     /// never watched nor reported. Watching a root again re-walks it.

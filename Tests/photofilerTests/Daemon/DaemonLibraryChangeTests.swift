@@ -88,6 +88,32 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
+    /// `rm -rf Albums` while running: every membership ends, and `Albums/` is made
+    /// again and watched, so an entry removed from a later album is seen within 2 s.
+    @Test func theAlbumsFolderRemovedWholeIsWatchedAgain() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "50"])
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "albums gone"), as: "a.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        let albums = scene.library.appending("Albums")
+        TemporaryFolder.removeTree(albums)
+        let ended = waitUntil {
+            ((try? scene.contents.assets()) ?? []).allSatisfy { ($0["albums"] as? [String])?.isEmpty == true }
+        }
+        #expect(ended, "the membership ended: \(daemon.log)")
+        #expect(waitUntil { (try? Sys.statusIfExists(albums)) != nil }, "made again: \(daemon.log)")
+
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "albums gone"), as: "b.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        let entry = try #require(scene.contents.albumEntries("QQ").first)
+        try Sys.unlink(entry)
+        let left = waitUntil {
+            ((try? scene.contents.assets()) ?? []).allSatisfy { ($0["albums"] as? [String])?.isEmpty == true }
+        }
+        #expect(left, "an entry removed from the album made again ends its membership: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     @Test func deletionsByHandWhileRunning() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "50"])
