@@ -80,7 +80,7 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
                 "unreadable roll file: asset \(asset) '\(rollPath.display)' (\(reason.message.lowercased())); its hash is not checked: \(fix)"
         case .holdsAnotherAssetsBytes(let asset, let rollPath, let owner):
             return
-                "roll file holding another asset's bytes: asset \(asset) '\(rollPath.display)' holds the bytes of asset \(owner), its own are gone: remove the file and its album entries (asset \(asset) is then deleted), or copy its own picture back over it"
+                "roll file holding another asset's bytes: asset \(asset) '\(rollPath.display)' holds the bytes of asset \(owner): put asset \(asset)'s own picture back under this name if it is elsewhere (files swapped or copied over), or remove this file and its album entries"
         case .deletedAssetEntry(let asset, let albumFolder, let entryName):
             return
                 "album entry of an asset in Recently Deleted: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"

@@ -35,7 +35,7 @@ struct CheckCopiedOverTests {
             repair.stdout.split(separator: "\n") == [
                 Substring(
                     "roll file holding another asset's bytes: " + told
-                        + ", its own are gone: remove the file and its album entries (asset \(ids[0]) is then deleted), or copy its own picture back over it"
+                        + ": put asset \(ids[0])'s own picture back under this name if it is elsewhere (files swapped or copied over), or remove this file and its album entries"
                 )
             ], "told once: \(repair.stdout)")
         #expect(
