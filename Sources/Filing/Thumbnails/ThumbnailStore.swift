@@ -90,8 +90,13 @@ public final class ThumbnailStore {
         _ asset: AssetRecord, retryingFailure: Bool, desktopProblem: (ThumbnailError) -> Void
     ) throws(ThumbnailError) -> Bool {
         // In Recently Deleted its bytes are its file there (shown in that album); with
-        // nothing of it left, there is nothing to decode.
-        if asset.isDeleted, asset.trashPath == nil { return false }
+        // nothing of it left (none recorded, or removed from there by hand), there is
+        // nothing to decode.
+        if asset.isDeleted {
+            guard let trash = asset.trashPath.map(layout.absolute),
+                try look({ () throws(SystemError) in try Sys.statusIfExists(trash) }) != nil
+            else { return false }
+        }
         let file = layout.absolute(asset.currentPath)
         if !retryingFailure,
             let reason = try look({ () throws(SystemError) in try files.failure(hash: asset.hash) })
