@@ -123,6 +123,7 @@ package struct InboxSupervisor {
             failing.removeValue(forKey: root)
             return [.watchParent(root), .recordError("\(error)"), .log(.error, "\(error)")]
         case .failed(let error):
+            missing.remove(root)
             let said = failing.updateValue("\(error)", forKey: root)
             // Tried again and failing as before: what the rescan does for it, without a word.
             if said == "\(error)" { return [.detectSyncEngine(root), .scanTree(root, announce: false)] }
