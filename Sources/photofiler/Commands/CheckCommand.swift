@@ -1,3 +1,6 @@
+import PhotoFilerCatalog
+import PhotoFilerFiling
+
 /// `photofiler check [--repair]`: catalog against disk.
 struct CheckCommand: Command {
     static let name = "check"
@@ -31,8 +34,6 @@ struct CheckCommand: Command {
             let report = try library.check(
                 repair: repair, hashing: hashing.advance, adopting: adopting.advance)
             if let mended = report.repaired {
-                context.makeThumbnails(
-                    of: try library.assetsWithNewContent(after: report.differences), in: library)
                 if context.json {
                     // One JSON object on stdout, the differences left inside it.
                     Output.json(
@@ -45,6 +46,7 @@ struct CheckCommand: Command {
                 context.log.info(
                     "Repaired \(mended) difference(s); \(report.remaining.count) left (album entries that are not roll assets are never deleted)."
                 )
+                thumbnails(ofWhatWasMended: report.differences, in: library, context)
             } else if context.json {
                 Output.json(report.differences.map(\.description))
             } else {
@@ -55,6 +57,32 @@ struct CheckCommand: Command {
             context.fail(error.description)
             return 1
         }
+    }
+}
+
+extension CheckCommand {
+    /// Adopted or re-hashed assets get their thumbnails now, as saved ones do, once
+    /// the report is out; a large batch (a catalog rebuilt) is left to `thumb --all`,
+    /// which uses every core, and to the daemon's next start.
+    static let mostThumbnailsMadeInline = 200
+
+    private func thumbnails(
+        ofWhatWasMended differences: [Difference], in library: PhotoLibrary, _ context: Context
+    ) {
+        let assets: [AssetRecord]
+        do {
+            assets = try library.assetsWithNewContent(after: differences)
+        } catch {
+            context.log.warning("The thumbnails of what was repaired are not made now: \(error)")
+            return
+        }
+        guard assets.count <= Self.mostThumbnailsMadeInline else {
+            context.log.info(
+                "\(assets.count) asset(s) adopted or re-hashed have no thumbnails yet; 'photofiler thumb --all' makes them on every core (a daemon makes them at its next start)."
+            )
+            return
+        }
+        context.makeThumbnails(of: assets, in: library)
     }
 }
 
