@@ -97,7 +97,8 @@ package struct ConfigFileReader {
             default: throw .unknownKey(at: at, group: display(group.name), key: entry.key)
             }
         }
-        guard let path else { throw .inboxWithoutPath(at: header, name: name.value) }
+        // Named as its header is written (its album may be another, with `album`).
+        guard let path else { throw .inboxWithoutPath(at: header, name: text) }
         return InboxConfiguration(name: name, path: path, keep: keep, link: link, source: pathSource)
     }
 

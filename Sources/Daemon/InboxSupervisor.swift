@@ -142,10 +142,18 @@ package struct InboxSupervisor {
                 .log(.info, "\(folder); its config says keep = false, so filed files are moved out of it.")
             ]
         }
+        // Where to say keep = false: its group of the config file (near its path's line),
+        // or for an `--inbox` option, a group of its own to write.
+        let fix: String
+        if let source = inbox.source, source.file != nil {
+            fix = "Set keep = false in its group (\(source)) to move them anyway."
+        } else {
+            fix = "To move them anyway, declare it in the config file with keep = false."
+        }
         return [
             .log(
                 .info,
-                "\(folder): its files are left in place (keep mode), since moving them out would make \(engine.rawValue) delete them on the other device or fetch them again. Set keep = false in its [inbox \(inbox.name.value)] group to move them anyway."
+                "\(folder): its files are left in place (keep mode), since moving them out would make \(engine.rawValue) delete them on the other device or fetch them again. \(fix)"
             )
         ]
     }

@@ -140,6 +140,7 @@ import Testing
         ("[library]\npath =\n", 2, "a folder"),
         ("[library]\npath = /bad\\qescape\n", 2, "backslash"),
         ("[library]\n[inbox QQ]\nkeep = true\n", 2, "without a path"),
+        ("[inbox QQ laptop]\nalbum = QQ\n", 1, "starts [inbox QQ laptop] without a path"),
         ("[inbox A]\npath = /same\n[inbox B]\npath = /same/\n", 4, "already the inbox 'A'"),
         ("[inbox A]\npath = /a\n\n[inbox A]\npath = /b\n", 4, "starts [inbox A] again, after line 1"),
         ("[inbox A]\npath = /a\n\n[inbox A]\npath = /b\n", 4, "a group of its own, with 'album = A'"),

@@ -161,8 +161,28 @@ import Testing
         #expect(supervisor.request(for: a)?.mode == .move)
         let said = supervisor.handle(.syncEngine(Self.qq, .syncthing))
         #expect(said.count == 1)
+        guard case .log(_, let line) = said.first else { return }
+        #expect(line.contains("declare it in the config file with keep = false"), "an --inbox inbox: \(line)")
         #expect(supervisor.request(for: a)?.mode == .keep)
         #expect(supervisor.handle(.syncEngine(Self.qq, .syncthing)) == [], "said once")
+    }
+
+    /// The fix names the inbox's own group by its line (its header may not be its
+    /// album's name, with `album = …`).
+    @Test func aSyncEngineLineNamesTheInboxsGroupByItsLine() {
+        var inbox = Self.inbox("QQ", Self.qq)
+        inbox.source = .file("/home/ann/.config/photofiler/photofiler.conf", line: 7)
+        var supervisor = Self.supervisor([inbox])
+        let said = supervisor.handle(.syncEngine(Self.qq, .syncthing))
+        guard case .log(_, let line) = said.first else {
+            Issue.record("nothing said: \(said)")
+            return
+        }
+        #expect(
+            line.contains(
+                "Set keep = false in its group (line 7 of the config file '/home/ann/.config/photofiler/photofiler.conf')"
+            ),
+            "\(line)")
     }
 
     @Test func requestsFollowTheDeepestInboxAndSkipHiddenFolders() {
