@@ -65,22 +65,80 @@ extension AssetLifecycle {
     /// An album entry was renamed or moved: from `album`'s `entryName` to
     /// `newEntryName` in `destination` (nil when the new folder is no album). The
     /// asset leaves the first album and joins the second, in one transaction.
+    ///
+    /// A Live Photo is one asset in each album: its video entry goes along. It is
+    /// linked into the destination first (durably), recorded with the move, and only
+    /// then does the old one go, so the old album never keeps a half that a reconcile
+    /// would read as the asset still there.
     public func albumEntryMoved(
         _ membership: MembershipRecord, to destination: AlbumRecord?, entryName newEntryName: BytePath
     ) throws(FilingError) {
         guard membership.isActive else { return }
+        let leaves = destination?.id != membership.albumID
+        let video = leaves ? try videoEntryFollowing(membership, to: destination, still: newEntryName) : nil
         let now = filer.now()
         try filer.catalogCall { () throws(CatalogError) in
             try filer.catalog.write { () throws(CatalogError) in
-                if destination?.id != membership.albumID {
+                if leaves {
                     try filer.catalog.endMembership(
                         asset: membership.assetID, album: membership.albumID, at: now)
                 }
                 if let destination {
                     try filer.catalog.addMembership(
                         asset: membership.assetID, album: destination.id, entryName: newEntryName, at: now)
+                    if let video {
+                        try filer.catalog.setVideoEntry(
+                            video.new, asset: membership.assetID, album: destination.id)
+                    }
                 }
             }
         }
+        if let video, let old = video.old {
+            try filer.systemCall(old) { () throws(SystemError) in
+                try Sys.unlinkIfPresent(old)
+                try Sys.syncDirectory(old.parent)
+            }
+        }
+    }
+
+    /// The video entry of a Live Photo whose still entry moved out of its album: its
+    /// old name (absolute, to remove once the move is recorded; nil when it is not
+    /// there) and its name in the destination, if any. The user may have moved it along already (a file manager
+    /// moving both): that entry is taken as it is. Otherwise it is linked as the
+    /// moved still entry is (hard, or a symbolic link when the still's is one).
+    private func videoEntryFollowing(
+        _ membership: MembershipRecord, to destination: AlbumRecord?, still: BytePath
+    ) throws(FilingError) -> (old: BytePath?, new: BytePath?)? {
+        guard let entry = membership.videoEntryName,
+            let album = try filer.catalogCall({ () throws(CatalogError) in
+                try catalog.album(id: membership.albumID)
+            }),
+            let videoPath = try existing(membership.assetID).liveVideo?.rollPath
+        else { return nil }
+        let videoFile = layout.absolute(videoPath)
+        let rollVideo = try filer.systemCall(videoFile) { () throws(SystemError) in try Sys.status(videoFile)
+        }
+        // Removed once the move is recorded only if it is the video still (the user may
+        // have moved it along, and put another file under its name).
+        let oldEntry = layout.albumFolder(album).appending(entry)
+        let oldIsVideo = try filer.systemCall(oldEntry) { () throws(SystemError) in
+            try Sys.statusIfExists(oldEntry, followLinks: true)?.isSameFile(as: rollVideo) == true
+        }
+        let old = oldIsVideo ? oldEntry : nil
+        guard let destination else { return (old, nil) }
+        let folder = layout.albumFolder(destination)
+        let new = try filer.systemCall(folder) { () throws(SystemError) -> BytePath in
+            if let there = try Sys.statusIfExists(folder.appending(entry), followLinks: true),
+                there.isSameFile(as: rollVideo)
+            {
+                return entry
+            }
+            let symbolic = try Sys.statusIfExists(folder.appending(still))?.isSymbolicLink == true
+            let name = try filer.albums.link(
+                rollPath: videoPath, into: destination, kind: symbolic ? .symbolic : .hard)
+            try Sys.syncDirectory(folder)
+            return name
+        }
+        return (old, new)
     }
 }

@@ -114,13 +114,14 @@ public struct Reconciler {
                 }
             case .membershipWithoutLink(let asset, let album, _):
                 guard
-                    let record = try filer.catalogCall({ () throws(CatalogError) in
-                        try catalog.album(named: album)
+                    let membership = try filer.catalogCall({ () throws(CatalogError) -> MembershipRecord? in
+                        guard let record = try catalog.album(named: album) else { return nil }
+                        return try catalog.membership(asset: asset, album: record.id)
                     })
                 else { continue }
-                try filer.catalogCall { () throws(CatalogError) in
-                    try catalog.endMembership(asset: asset, album: record.id, at: filer.now())
-                }
+                // As the daemon's removal of an entry: a Live Photo leaves the album
+                // whole, its video entry too (left, it would bring the membership back).
+                try lifecycle.albumEntryRemoved(membership)
             case .deletedAssetEntry(let id, let folder, let entry):
                 // The deletion's last step, made now for this entry (the comparison saw
                 // what it is; a Live Photo's other entry is a difference of its own).
@@ -138,6 +139,11 @@ public struct Reconciler {
                     try catalog.addMembership(
                         asset: asset, album: album.id, entryName: entry, at: filer.now())
                 }
+                let videoThere = remaining.contains {
+                    guard case .videoLinkWithoutRecord(asset, folder, _) = $0 else { return false }
+                    return true
+                }
+                if !videoThere { try linkLiveVideo(of: asset, into: album, beside: entry) }
             }
             mended += 1
         }
@@ -367,7 +373,8 @@ public struct Reconciler {
     }
 
     /// A Live Photo's video entry in `album`: recorded as the second entry of the
-    /// asset's membership, which is made (with a link to the still) when missing.
+    /// asset's membership, which is made (with a link to the still) when missing; or,
+    /// when it is the recorded video entry of a membership that ended, removed.
     private func recordVideoEntry(_ entry: BytePath, asset id: AssetID, album: AlbumRecord)
         throws(FilingError)
     {
@@ -378,6 +385,15 @@ public struct Reconciler {
         let membership = try filer.catalogCall { () throws(CatalogError) in
             try catalog.membership(asset: id, album: album.id)
         }
+        if let membership, !membership.isActive, membership.videoEntryName == entry {
+            // The video entry of a membership that ended (the still's entry removed or
+            // moved to another album, cut short before this one went): it goes too.
+            try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+                try filer.albums.unlinkEntry(entry, in: album)
+                try Sys.syncDirectory(layout.albumFolder(album))
+            }
+            return
+        }
         if membership?.isActive != true {
             let still = try filer.linkAndSync(
                 asset.rollPath, into: album, kind: .hard, source: layout.albumFolder(album))
@@ -385,6 +401,27 @@ public struct Reconciler {
                 try catalog.addMembership(asset: id, album: album.id, entryName: still, at: filer.now())
             }
         }
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.setVideoEntry(entry, asset: id, album: album.id)
+        }
+    }
+
+    /// A Live Photo is one asset in each album: a membership made from its still's
+    /// entry alone (moved there by hand while no daemon ran) gets its video entry, of
+    /// the still's kind. One the user put there too is recorded instead (after).
+    private func linkLiveVideo(of id: AssetID, into album: AlbumRecord, beside still: BytePath)
+        throws(FilingError)
+    {
+        guard
+            let videoPath = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })?
+                .liveVideo?.rollPath
+        else { return }
+        let folder = layout.albumFolder(album)
+        let symbolic = try filer.systemCall(folder) { () throws(SystemError) in
+            try Sys.statusIfExists(folder.appending(still))?.isSymbolicLink == true
+        }
+        let entry = try filer.linkAndSync(
+            videoPath, into: album, kind: symbolic ? .symbolic : .hard, source: folder)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.setVideoEntry(entry, asset: id, album: album.id)
         }

@@ -250,4 +250,41 @@ import Testing
         let check = try Binary.run("check", "--library", scene.library.display)
         #expect(check.status == 0, "\(check.stdout)")
     }
+
+    /// The still's entry moved to another album by hand (alone, or with its video's,
+    /// as a file manager moves a selection): the Live Photo leaves the first album
+    /// whole and is in the second with both entries; no reconcile brings it back.
+    @Test(arguments: ["the still alone", "both entries"])
+    func aLivePhotoMovedToAnotherAlbumTakesItsVideoAlong(how: String) throws {
+        let scene = try DaemonScene()
+        var daemon = try scene.start(["--settle", "100"], inboxes: ["QQ", "Trip"])
+        let pair = try LivePair(number: how == "both entries" ? 31 : 30, in: scene.folder)
+        let asset = try fileLivePhoto(pair, scene: scene, daemon: daemon)
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "trip"), as: "trip.jpg", into: scene.inbox("Trip"))
+        #expect(scene.waitForAlbum("Trip", count: 1), "\(daemon.log)")
+        let qq = scene.library.appending("Albums").appending("QQ")
+        let trip = scene.library.appending("Albums").appending("Trip")
+        let entries = try Sys.listDirectory(qq).map(\.name)
+        try #require(entries.count == 2, "\(entries)")
+        let still = try #require(entries.first { $0.display == pair.stillName })
+        try Sys.rename(qq.appending(still), to: trip.appending(still))
+        if how == "both entries" {
+            let video = try #require(entries.first { $0 != still })
+            try Sys.rename(qq.appending(video), to: trip.appending(video))
+        }
+        func inTripOnly() -> Bool {
+            let albums = (try? listJSON(scene.library, ["--media", "live"]))?.first?["albums"] as? [String]
+            return albums == ["Trip"] && scene.contents.albumEntries("QQ").isEmpty
+                && scene.contents.albumEntries("Trip").count == 3
+        }
+        #expect(waitUntil(timeout: 10) { inTripOnly() }, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+        daemon = try scene.start(["--settle", "100"], inboxes: ["QQ", "Trip"])
+        #expect(inTripOnly(), "the start-up reconcile keeps it: \(daemon.log)")
+        #expect(
+            assetID(try #require(try listJSON(scene.library, ["--media", "live"]).first)) == assetID(asset))
+        #expect(daemon.terminate() == 0)
+    }
 }
