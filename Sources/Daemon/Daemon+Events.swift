@@ -87,7 +87,13 @@ extension Daemon {
                     )
                 }
             case .unwatch(let root):
-                watcher.unwatch(directory: root)
+                do {
+                    try watcher.unwatch(directory: root)
+                } catch {
+                    // An inbox nested with this one could not be watched again: said, as at its start.
+                    log.error("\(error)")
+                    lastError = "\(error)"
+                }
             case .detectSyncEngine(let root):
                 do {
                     found += perform(inboxes.handle(.syncEngine(root, try SyncEngine.owning(root))))

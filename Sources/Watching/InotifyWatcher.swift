@@ -207,14 +207,21 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
     }
 
-    /// Stops watching `directory` and everything below it.
-    public func unwatch(directory: BytePath) {
+    /// Stops watching `directory` and everything below it. Nested roots (`~/Sync`
+    /// and `~/Sync/Camera`) share their folders' watches, which go with the subtree:
+    /// every other root that overlaps it is walked again, so it keeps its own.
+    public func unwatch(directory: BytePath) throws(WatchError) {
         dispatchPrecondition(condition: .onQueue(queue))
         roots.removeValue(forKey: directory)
         namesOnlyRoots.remove(directory)
         leafDepths.removeValue(forKey: directory)
         shallowRoots.remove(directory)
         removeWatches(table.removeSubtree(directory))
+        for root in roots.keys.sorted() where root.isWithin(directory) || directory.isWithin(root) {
+            _ = try watch(
+                directory: root, excluding: roots[root] ?? [], namesOnly: namesOnlyRoots.contains(root),
+                leavesAt: leafDepths[root])
+        }
     }
 
     /// Cancels the read source; libinotifytools is cleaned up (`inotifytools_cleanup`)

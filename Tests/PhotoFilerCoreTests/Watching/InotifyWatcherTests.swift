@@ -208,6 +208,28 @@ import Testing
         }
     }
 
+    /// Nested roots (`~/Sync` and `~/Sync/Camera`, two inboxes) share the inner
+    /// folder's watch: unwatching either leaves the other watching all of its own.
+    @Test(arguments: ["the outer root", "the inner root"])
+    func unwatchingOneOfNestedRootsKeepsTheOthersWatches(removed: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let outer = folder.path
+        let inner = outer.appending("Camera")
+        try Sys.makeDirectory(inner)
+        try withWatcher { watcher, log in
+            try watcher.watchSync(outer)
+            try watcher.watchSync(inner)
+            try watcher.queue.sync {
+                try watcher.unwatch(directory: removed == "the outer root" ? outer : inner)
+            }
+            let kept = removed == "the outer root" ? inner : outer
+            let file = inner.appending("still-seen.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)), "\(kept.display) still sees its Camera folder")
+        }
+    }
+
     @Test func rootDeletedAndRecreatedCanBeWatchedAgain() throws {
         let parent = try TemporaryFolder()
         defer { parent.remove() }
