@@ -131,7 +131,12 @@ package struct FilingQueue {
         case .tick:
             for path in debouncer.due(at: now) where workSet.insert(path).inserted { work.append(path) }
             if let retry = retryAt, retry <= now { retryAt = nil }
-            return nextGroup(request).map { [.inspect($0)] } ?? []
+            let waiting = work.count - workHead
+            if let group = nextGroup(request) { return [.inspect(group)] }
+            // Paths taken and none to file (their inbox gone, written again): filing has
+            // nothing in hand, which the last group's `.makeThumbnails` may have said it had.
+            guard waiting > 0, inspecting == nil, retryAt == nil, !stopping else { return [] }
+            return [.makeThumbnails([], filingBusy: false)]
         case .inspected:
             let group = inspecting ?? []
             inspecting = nil

@@ -115,11 +115,14 @@ import Testing
         #expect(h.inspected(at: 5300) == [waiting])
     }
 
+    /// Dropped paths leave filing with nothing in hand: the thumbnails, held while
+    /// they waited, are told they may go on.
     @Test func pathsWithoutARequestAreDropped() {
         var queue = FilingQueue(settle: 0, groupSize: 2)
         _ = queue.handle(.found([Self.a, Self.b]), at: 0) { _ in nil }
-        #expect(queue.handle(.tick, at: 0) { _ in nil } == [])
+        #expect(queue.handle(.tick, at: 0) { _ in nil } == [.makeThumbnails([], filingBusy: false)])
         #expect(queue.waitingCount == 0)
+        #expect(queue.handle(.tick, at: 1) { _ in nil } == [], "said once")
     }
 
     @Test func aRefusedFileIsReportedOnceUntilItChanges() {
