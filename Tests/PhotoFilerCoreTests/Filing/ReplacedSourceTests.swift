@@ -6,11 +6,18 @@ import Testing
 @testable import PhotoFilerFiling
 @testable import PhotoFilerSystem
 
-/// A source saved again under its name (a rename over it) between its inspection
-/// and its link: the daemon's pipeline inspects a group while the one before is
-/// filed, so the gap is real.
+/// A source saved again between its inspection and its link or its removal: the
+/// daemon's pipeline inspects a group while the one before is filed, so the gap is
+/// real. An app saves again by a rename over the name (another inode) or by writing
+/// into the same file (the same inode, another size and mtime).
 @Suite
 struct ReplacedSourceTests {
+    enum Replacement: String, CaseIterable, CustomTestStringConvertible {
+        case renamedOver = "renamed over"
+        case rewrittenInPlace = "rewritten in place"
+        var testDescription: String { rawValue }
+    }
+
     /// A library and an inbox, with `Landscape_1.jpg` in the inbox as `photo.jpg`.
     struct Scene {
         let folder: TemporaryFolder
@@ -31,36 +38,45 @@ struct ReplacedSourceTests {
             )
         }
 
-        /// The app saves another picture under the same name (written aside, renamed
-        /// over it); returns its hash.
-        func saveAgain() throws -> String {
-            let replacement = inbox.appending(".photo.jpg.part")
-            try copyFile(Fixtures.corpus("Landscape_6.jpg"), to: replacement)
-            try Sys.rename(replacement, to: source)
+        /// The app saves another picture under the source's name, as `how` says;
+        /// returns its hash.
+        func saveAgain(_ how: Replacement) throws -> String {
+            let picture = Fixtures.corpus("Landscape_6.jpg")
+            switch how {
+            case .renamedOver:
+                let replacement = inbox.appending(".photo.jpg.part")
+                try copyFile(picture, to: replacement)
+                try Sys.rename(replacement, to: source)
+            case .rewrittenInPlace:
+                let before = try Sys.status(source)
+                let handle = try #require(FileHandle(forWritingAtPath: source.display))
+                try handle.truncate(atOffset: 0)
+                try handle.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: picture.display)))
+                try handle.close()
+                let after = try Sys.status(source)
+                #expect(after.isSameFile(as: before) && after.size != before.size)
+            }
             return try sha256(of: source)
         }
 
-        /// The app writes another picture into the same file (the same inode, another
-        /// size); returns its hash.
-        func rewriteInPlace() throws -> String {
-            let before = try Sys.status(source)
-            let handle = try #require(FileHandle(forWritingAtPath: source.display))
-            try handle.truncate(atOffset: 0)
-            try handle.write(
-                contentsOf: Data(contentsOf: URL(fileURLWithPath: Fixtures.corpus("Landscape_6.jpg").display))
-            )
-            try handle.close()
-            let after = try Sys.status(source)
-            #expect(after.isSameFile(as: before) && after.size != before.size)
-            return try sha256(of: source)
+        /// The same picture as the source filed first from another name: its asset.
+        func fileTheSamePictureFirst() throws -> AssetRecord {
+            let first = inbox.appending("first.jpg")
+            try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
+            var firstRequest = request
+            firstRequest.source = first
+            return try #require(try library.filer.file([firstRequest])[0].get().asset)
         }
     }
 
-    @Test func aSourceRenamedOverAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
+    /// The Roll would link the file the inspection read (or, renamed over, the new
+    /// one) with other bytes under the hash of the first.
+    @Test(arguments: Replacement.allCases)
+    func aSourceSavedAgainAfterItsInspectionIsNotFiledUnderTheOldHash(_ how: Replacement) throws {
         let scene = try Scene()
         let (library, source, request) = (scene.library, scene.source, scene.request)
         let inspections = library.filer.inspector.inspect([request])
-        let newHash = try scene.saveAgain()
+        let newHash = try scene.saveAgain(how)
 
         let results = library.filer.file(inspected: inspections, requests: [request])
         guard case .failure(.changedWhileFiling(let path)) = results[0] else {
@@ -79,68 +95,21 @@ struct ReplacedSourceTests {
         #expect(try Sys.statusIfExists(source) == nil)
     }
 
-    /// A known picture again (its filing makes no roll link, only a membership), and
-    /// another saved over its name before the source is removed: that one stays.
-    @Test func aSourceRenamedOverBeforeItsRemovalStaysInItsInbox() throws {
+    /// A known picture again (its filing makes no roll link, only a membership),
+    /// saved again before the source is removed: the new bytes are in no other
+    /// file, so they stay.
+    @Test(arguments: Replacement.allCases)
+    func aSourceSavedAgainBeforeItsRemovalStaysInItsInbox(_ how: Replacement) throws {
         let scene = try Scene()
         let (library, source, request) = (scene.library, scene.source, scene.request)
-        let first = scene.inbox.appending("first.jpg")
-        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
-        var firstRequest = request
-        firstRequest.source = first
-        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
+        let known = try scene.fileTheSamePictureFirst()
 
         let inspections = library.filer.inspector.inspect([request])
-        let newHash = try scene.saveAgain()
+        let newHash = try scene.saveAgain(how)
 
         let results = library.filer.file(inspected: inspections, requests: [request])
         #expect(try results[0].get().asset?.id == known.id, "the inspected bytes are the known asset's")
-        #expect(try sha256(of: source) == newHash, "the picture saved over it stays in the inbox")
-
-        let again = library.filer.file([request])
-        #expect(try again[0].get().asset?.hash == newHash)
-        #expect(try library.catalog.assetFootprints().count == 2)
-    }
-
-    /// Rewritten in place after its inspection: the Roll would link the inode the
-    /// inspection read, with other bytes under the hash of the first.
-    @Test func aSourceRewrittenInPlaceAfterItsInspectionIsNotFiledUnderTheOldHash() throws {
-        let scene = try Scene()
-        let (library, source, request) = (scene.library, scene.source, scene.request)
-        let inspections = library.filer.inspector.inspect([request])
-        let newHash = try scene.rewriteInPlace()
-
-        let results = library.filer.file(inspected: inspections, requests: [request])
-        guard case .failure(.changedWhileFiling(let path)) = results[0] else {
-            Issue.record("filed anyway: \(results[0])")
-            return
-        }
-        #expect(path == source)
-        #expect(try library.catalog.assetFootprints().isEmpty)
-        #expect(regularFiles(under: library.layout.roll).isEmpty)
-        #expect(try sha256(of: source) == newHash)
-
-        let again = library.filer.file([request])
-        #expect(try again[0].get().asset?.hash == newHash)
-    }
-
-    /// A known picture (no roll link: only a membership), rewritten in place before
-    /// its source is removed: the new bytes are in no other file, so they stay.
-    @Test func aSourceRewrittenInPlaceBeforeItsRemovalStaysInItsInbox() throws {
-        let scene = try Scene()
-        let (library, source, request) = (scene.library, scene.source, scene.request)
-        let first = scene.inbox.appending("first.jpg")
-        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
-        var firstRequest = request
-        firstRequest.source = first
-        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
-
-        let inspections = library.filer.inspector.inspect([request])
-        let newHash = try scene.rewriteInPlace()
-
-        let results = library.filer.file(inspected: inspections, requests: [request])
-        #expect(try results[0].get().asset?.id == known.id)
-        #expect(try sha256(of: source) == newHash, "the rewritten picture stays in the inbox")
+        #expect(try sha256(of: source) == newHash, "the picture saved again stays in the inbox")
 
         let again = library.filer.file([request])
         #expect(try again[0].get().asset?.hash == newHash)
@@ -152,15 +121,11 @@ struct ReplacedSourceTests {
     @Test func aSourceRenamedOverBeforeItBringsAnAssetBackRestoresNothing() throws {
         let scene = try Scene()
         let (library, request) = (scene.library, scene.request)
-        let first = scene.inbox.appending("first.jpg")
-        try copyFile(Fixtures.corpus("Landscape_1.jpg"), to: first)
-        var firstRequest = request
-        firstRequest.source = first
-        let known = try #require(try library.filer.file([firstRequest])[0].get().asset)
+        let known = try scene.fileTheSamePictureFirst()
         _ = try library.lifecycle.moveToRecentlyDeleted(known.id)
 
         let inspections = library.filer.inspector.inspect([request])
-        let newHash = try scene.saveAgain()
+        let newHash = try scene.saveAgain(.renamedOver)
 
         let results = library.filer.file(inspected: inspections, requests: [request])
         guard case .failure(.changedWhileFiling) = results[0] else {

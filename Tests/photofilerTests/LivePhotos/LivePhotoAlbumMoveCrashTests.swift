@@ -18,23 +18,14 @@ import Testing
             scenario: { crashAt in
                 let (library, id) = try LivePhotoCrashTests.libraryHolding(pair)
                 try library.save([try library.input(corpus: "Landscape_1.jpg")], album: "Trip")
-                let daemon = try DaemonProcess(
-                    library: library.root, arguments: [], environment: ["PHOTOFILER_CRASH_AT": crashAt],
-                    waitForReady: false)
-                let ready = daemon.waitForMessage(timeout: 30) { $0 == "READY=1" }
                 let still = BytePath(pair.stillName)
-                try Sys.rename(
-                    library.album("QQ").appending(still), to: library.album("Trip").appending(still))
-                if ready {
-                    waitUntil(timeout: 10) {
-                        daemon.process.wait(timeout: 0) != nil || daemon.log.contains("joined Trip")
-                    }
-                }
-                let status = daemon.process.wait(timeout: 0) ?? daemon.terminate() ?? -1
-                return (
-                    library, id,
-                    Binary.Result(status: status, stdout: "", stderr: daemon.log, stdoutBytes: [])
-                )
+                let run = try DaemonProcess.runCut(
+                    library: library, crashAt: crashAt,
+                    change: {
+                        try Sys.rename(
+                            library.album("QQ").appending(still), to: library.album("Trip").appending(still))
+                    }, until: "joined Trip")
+                return (library, id, run)
             },
             recover: { context, library, id in
                 let daemon = try DaemonProcess(library: library.root, arguments: [])

@@ -20,23 +20,12 @@ import Testing
             "removed by hand while the daemon runs", moment: moment, minimumCalls: 4,
             scenario: { crashAt in
                 let (library, id) = try LivePhotoCrashTests.libraryHolding(pair)
-                let daemon = try DaemonProcess(
-                    library: library.root, arguments: [], environment: ["PHOTOFILER_CRASH_AT": crashAt],
-                    waitForReady: false)
-                let ready = daemon.waitForMessage(timeout: 30) { $0 == "READY=1" }
-                // Removed while it runs; or while it is down, when it crashed on its way up.
-                for file in try library.rollFiles() { try Sys.unlink(file) }
-                if ready {
-                    // Until it has recorded the deletion, or crashed on its way there.
-                    waitUntil(timeout: 10) {
-                        daemon.process.wait(timeout: 0) != nil || daemon.log.contains("is marked deleted")
-                    }
-                }
-                let status = daemon.process.wait(timeout: 0) ?? daemon.terminate() ?? -1
-                return (
-                    library, id,
-                    Binary.Result(status: status, stdout: "", stderr: daemon.log, stdoutBytes: [])
-                )
+                // Removed while it runs; or while it is down, when it was cut on its way up.
+                let run = try DaemonProcess.runCut(
+                    library: library, crashAt: crashAt,
+                    change: { for file in try library.rollFiles() { try Sys.unlink(file) } },
+                    until: "is marked deleted")
+                return (library, id, run)
             },
             recover: { context, library, id in
                 let daemon = try DaemonProcess(library: library.root, arguments: [])
