@@ -25,11 +25,19 @@ struct AlbumsCommand: Command {
             return 1
         }
         if context.json {
-            Output.json(
-                summaries.map { summary in
-                    let hash = summary.cover.flatMap { try? library.catalog.asset(id: $0) }?.hash
-                    return AlbumJSON(summary, layout: library.layout, coverHash: hash)
-                })
+            var albums: [AlbumJSON] = []
+            do throws(CatalogError) {
+                for summary in summaries {
+                    // A cover that could not be read is a failure, not an album without a cover.
+                    var hash: String?
+                    if let cover = summary.cover { hash = try library.catalog.asset(id: cover)?.hash }
+                    albums.append(AlbumJSON(summary, layout: library.layout, coverHash: hash))
+                }
+            } catch {
+                context.fail(error.description)
+                return 1
+            }
+            Output.json(albums)
             return 0
         }
         for summary in summaries {
