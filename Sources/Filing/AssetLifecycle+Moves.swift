@@ -116,8 +116,12 @@ extension AssetLifecycle {
             let videoPath = try existing(membership.assetID).liveVideo?.rollPath
         else { return nil }
         let videoFile = layout.absolute(videoPath)
-        let rollVideo = try filer.systemCall(videoFile) { () throws(SystemError) in try Sys.status(videoFile)
-        }
+        // A video gone from the Roll is a removal of its own (the asset becomes a still):
+        // the move goes on without it.
+        guard
+            let rollVideo = try filer.systemCall(
+                videoFile, { () throws(SystemError) in try Sys.statusIfExists(videoFile) })
+        else { return nil }
         // Removed once the move is recorded only if it is the video still (the user may
         // have moved it along, and put another file under its name).
         let oldEntry = layout.albumFolder(album).appending(entry)

@@ -417,6 +417,12 @@ public struct Reconciler {
                 .liveVideo?.rollPath
         else { return }
         let folder = layout.albumFolder(album)
+        // A video gone from the Roll too is a difference of its own (the asset becomes a still).
+        let videoFile = layout.absolute(videoPath)
+        guard
+            try filer.systemCall(videoFile, { () throws(SystemError) in try Sys.statusIfExists(videoFile) })
+                != nil
+        else { return }
         let symbolic = try filer.systemCall(folder) { () throws(SystemError) in
             try Sys.statusIfExists(folder.appending(still))?.isSymbolicLink == true
         }

@@ -303,4 +303,29 @@ import Testing
         #expect(named(videoHash).isEmpty, "\(regularFiles(under: thumbnails))")
         #expect(named(stillHash).count == 2)
     }
+
+    /// While no daemon ran, the still's entry moved to another album and the video
+    /// removed from the Roll: the repair makes it a plain still in the new album only.
+    @Test func aStillMovedToAnotherAlbumWhileItsVideoIsGoneIsRepaired() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 33, in: library.folder)
+        let id = try library.save(
+            [
+                try library.input(bytes: pair.still, name: BytePath(pair.stillName)),
+                try library.input(bytes: pair.video, name: BytePath(pair.videoName)),
+            ], album: "QQ")[0]
+        try library.save([try library.input(corpus: "Landscape_1.jpg")], album: "Trip")
+        let live = try library.info(BytePath("\(id)"))
+        try Sys.unlink(BytePath(try #require((live["liveVideo"] as? [String: Any])?["path"] as? String)))
+        let still = BytePath(pair.stillName)
+        try Sys.rename(library.album("QQ").appending(still), to: library.album("Trip").appending(still))
+
+        let repair = try library.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        let asset = try library.info(BytePath("\(id)"))
+        #expect(asset["liveVideo"] == nil, "\(asset)")
+        #expect(asset["albums"] as? [String] == ["Trip"], "\(asset)")
+        #expect(try library.entries(ofAlbum: "QQ").isEmpty)
+        #expect(try library.run("check").status == 0)
+    }
 }
