@@ -20,7 +20,7 @@ extension AssetLifecycle {
     public func liveVideoRemoved(_ asset: AssetRecord) throws(FilingError) -> LiveVideoRemoval {
         guard !asset.isDeleted, asset.liveVideo?.rollPath != nil else { return .plainStill }
         let still = layout.absolute(asset.rollPath)
-        if try filer.systemCall(still, { () throws(SystemError) in try Sys.statusIfExists(still) }) == nil {
+        if try filer.statusIfExists(still) == nil {
             try rollFileRemoved(asset)
             return .assetDeleted
         }

@@ -103,9 +103,10 @@ extension AssetLifecycle {
 
     /// The video entry of a Live Photo whose still entry moved out of its album: its
     /// old name (absolute, to remove once the move is recorded; nil when it is not
-    /// there) and its name in the destination, if any. The user may have moved it along already (a file manager
-    /// moving both): that entry is taken as it is. Otherwise it is linked as the
-    /// moved still entry is (hard, or a symbolic link when the still's is one).
+    /// there) and its name in the destination, if any. The user may have moved it
+    /// along already (a file manager moving both): that entry is taken as it is.
+    /// Otherwise it is linked as the moved still entry is (hard, or a symbolic link
+    /// when the still's is one).
     private func videoEntryFollowing(
         _ membership: MembershipRecord, to destination: AlbumRecord?, still: BytePath
     ) throws(FilingError) -> (old: BytePath?, new: BytePath?)? {
@@ -118,10 +119,7 @@ extension AssetLifecycle {
         let videoFile = layout.absolute(videoPath)
         // A video gone from the Roll is a removal of its own (the asset becomes a still):
         // the move goes on without it.
-        guard
-            let rollVideo = try filer.systemCall(
-                videoFile, { () throws(SystemError) in try Sys.statusIfExists(videoFile) })
-        else { return nil }
+        guard let rollVideo = try filer.statusIfExists(videoFile) else { return nil }
         // Removed once the move is recorded only if it is the video still (the user may
         // have moved it along, and put another file under its name).
         let oldEntry = layout.albumFolder(album).appending(entry)

@@ -27,9 +27,7 @@ public struct AssetLifecycle {
         var asset = try existing(id)
         if asset.isDeleted { return asset }
         let rollFile = layout.absolute(asset.rollPath)
-        if try filer.systemCall(rollFile, { () throws(SystemError) in try Sys.statusIfExists(rollFile) })
-            == nil
-        {
+        if try filer.statusIfExists(rollFile) == nil {
             // Moved within the Roll or removed by hand while no daemon ran: the reconcile
             // tells the two apart (SPEC: a move is not a deletion), as at a start-up.
             _ = try Reconciler(filer: filer).reconcileChangedFolders { _ in }
@@ -71,10 +69,7 @@ public struct AssetLifecycle {
         guard asset.isDeleted else { return asset }
         guard let trashPath = asset.trashPath else { throw .deletedOutside(id: id) }
         let trashFile = layout.absolute(trashPath)
-        guard
-            try filer.systemCall(trashFile, { () throws(SystemError) in try Sys.statusIfExists(trashFile) })
-                != nil
-        else {
+        guard try filer.statusIfExists(trashFile) != nil else {
             // Removed from Recently Deleted by hand: nothing of it is left, and it is no
             // longer listed there.
             try filer.catalogCall { () throws(CatalogError) in
@@ -242,8 +237,7 @@ public struct AssetLifecycle {
         var kinds: [(AlbumID, Bool)] = []
         for (membership, album) in try filer.activeMemberships(of: asset.id) {
             let entry = layout.albumFolder(album).appending(membership.entryName)
-            let status = try filer.systemCall(entry) { () throws(SystemError) in try Sys.statusIfExists(entry)
-            }
+            let status = try filer.statusIfExists(entry)
             kinds.append((album.id, status?.isSymbolicLink ?? false))
         }
         return kinds

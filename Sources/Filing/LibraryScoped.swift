@@ -17,4 +17,10 @@ extension LibraryScoped {
             throw FilingError.from(error, library: layout, source: source)
         }
     }
+
+    /// The status of `path` (not following a last symbolic link), nil when nothing is
+    /// there: what could not be looked at throws, it is not "gone".
+    package func statusIfExists(_ path: BytePath) throws(FilingError) -> FileStatus? {
+        try systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(path) }
+    }
 }

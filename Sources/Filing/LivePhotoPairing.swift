@@ -133,7 +133,7 @@ public struct LivePhotoPairing {
     private func linkKind(of entry: BytePath?, in album: AlbumRecord) throws(FilingError) -> LinkKind {
         guard let entry else { return .hard }
         let path = layout.albumFolder(album).appending(entry)
-        let status = try filer.systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(path) }
+        let status = try filer.statusIfExists(path)
         return status?.isSymbolicLink == true ? .symbolic : .hard
     }
 }

@@ -265,9 +265,7 @@ public struct Reconciler {
         }) {
             let oldFile = layout.absolute(existing.rollPath)
             // "Could not look" is not "moved away": the adoption then fails, and the file is left.
-            let oldPresent =
-                try filer.systemCall(oldFile) { () throws(SystemError) in try Sys.statusIfExists(oldFile) }
-                != nil
+            let oldPresent = try filer.statusIfExists(oldFile) != nil
             if existing.isDeleted {
                 try filer.catalogCall { () throws(CatalogError) in
                     try catalog.markRestored(existing.id, rollPath: rollPath)
@@ -318,9 +316,7 @@ public struct Reconciler {
     /// describes (a second name of it); nil when nothing is there.
     func name(_ kept: BytePath, isTheFileOf status: FileStatus) throws(FilingError) -> Bool? {
         let keptFile = layout.absolute(kept)
-        let keptStatus = try filer.systemCall(keptFile) { () throws(SystemError) in
-            try Sys.statusIfExists(keptFile)
-        }
+        let keptStatus = try filer.statusIfExists(keptFile)
         return keptStatus.map { $0.isSameFile(as: status) }
     }
 
@@ -332,7 +328,7 @@ public struct Reconciler {
         guard let video = asset.liveVideo, let trash = video.trashPath else { return }
         if let recorded = video.rollPath {
             let file = layout.absolute(recorded)
-            if try filer.systemCall(file, { () throws(SystemError) in try Sys.statusIfExists(file) }) != nil {
+            if try filer.statusIfExists(file) != nil {
                 try filer.catalogCall { () throws(CatalogError) in
                     try catalog.setLiveVideoLocation(of: asset.id, rollPath: recorded, trashPath: nil)
                 }
@@ -419,10 +415,7 @@ public struct Reconciler {
         let folder = layout.albumFolder(album)
         // A video gone from the Roll too is a difference of its own (the asset becomes a still).
         let videoFile = layout.absolute(videoPath)
-        guard
-            try filer.systemCall(videoFile, { () throws(SystemError) in try Sys.statusIfExists(videoFile) })
-                != nil
-        else { return }
+        guard try filer.statusIfExists(videoFile) != nil else { return }
         let symbolic = try filer.systemCall(folder) { () throws(SystemError) in
             try Sys.statusIfExists(folder.appending(still))?.isSymbolicLink == true
         }
