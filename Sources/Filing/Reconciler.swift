@@ -254,10 +254,9 @@ public struct Reconciler {
                 // different file there is left for the user.
                 if let removed = try removeRollName(path, status: status, keptAt: recorded) { return removed }
             }
-            // A Live Photo's video moved within the Roll, or back at its recorded path.
-            try filer.catalogCall { () throws(CatalogError) in
-                try catalog.setLiveVideoLocation(of: still.id, rollPath: rollPath, trashPath: nil)
-            }
+            // A Live Photo's video moved within the Roll (alone, or with its folder), or
+            // back at its recorded path: its symbolic album entries follow it.
+            try AssetLifecycle(filer: filer).liveVideoMoved(still, to: rollPath)
             return true
         }
         if let existing = try filer.catalogCall({ () throws(CatalogError) in
