@@ -26,7 +26,7 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
 
     /// A folder or file (relative to the library) that could not be looked at: what
     /// it holds is unknown, so nothing in it is counted as gone.
-    case couldNotLook(path: BytePath, reason: Errno)
+    case couldNotLook(path: BytePath, reason: LookFailure)
     /// A roll file that is there but could not be read to check its hash (no
     /// permission, a failing disk): neither wrong nor gone, so nothing is repaired.
     case unreadableRollFile(asset: AssetID, rollPath: BytePath, reason: Errno)
@@ -72,8 +72,7 @@ public enum Difference: Sendable, Equatable, CustomStringConvertible {
             return
                 "Live Photo video link without a record: '\(albumFolder.display)/\(entryName.display)' (asset \(asset))"
         case .couldNotLook(let path, let reason):
-            return
-                "could not look at '\(path.display)' (\(reason.message)); nothing in it is counted as gone: fix its permissions or mount it"
+            return "could not look at '\(path.display)' \(reason.explanation)"
         case .unreadableRollFile(let asset, let rollPath, let reason):
             let fix = reason.isPermission ? "fix its permissions" : "check the disk holding it"
             return

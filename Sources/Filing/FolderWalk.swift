@@ -27,7 +27,7 @@ struct FolderWalk {
     var rollFiles: [BytePath: Reconciler.RollFile] = [:]
     /// Folders and files that could not be read or looked at, with the reason:
     /// nothing below them is known, so nothing there is gone.
-    var unreadable: [BytePath: Errno] = [:]
+    var unreadable: [BytePath: LookFailure] = [:]
 
     /// How long after a folder's last change its times are not trusted: on a file
     /// system with coarse timestamps (1 s on ext4 with small inodes, 2 s on FAT) an
@@ -68,6 +68,13 @@ struct FolderWalk {
     /// out (`LibraryLayout.isForeignName`). A folder or file
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
     /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
+    /// So is a folder stamped as a mount (on another device than the folder above it)
+    /// that is now empty on another device (`notMounted`: a library moved whole to
+    /// another disk moves its folders' devices alike), and a stamped folder that is now
+    /// a symbolic link (`symbolicLink`); its stamp is kept, so the next walk knows it too.
+    ///
+    /// With `readEvery` (`check`) every folder is read; the stamps then only tell
+    /// which folders were there, and on which device.
     ///
     /// With `statFiles` false (`check`, which opens and `fstat`s every roll file
     /// anyway), once one entry of a folder was looked up, an entry that `readdir`
@@ -75,7 +82,7 @@ struct FolderWalk {
     /// `readdir`'s until hashing sets the one `fstat` gives.
     static func roll(
         layout: LibraryLayout, stamps previous: [BytePath: FolderStamp], clock: () -> Int64,
-        statFiles: Bool = true
+        readEvery: Bool = false, statFiles: Bool = true
     ) -> FolderWalk {
         var walk = FolderWalk()
         var stampedChildren: [BytePath: [BytePath]] = [:]
@@ -89,11 +96,16 @@ struct FolderWalk {
             do {
                 found = try Sys.statusIfExists(absolute)
             } catch {
-                walk.unreadable[folder] = error.errno
+                walk.unreadable[folder] = .system(error.errno)
                 continue
             }
-            guard let status = found, status.isDirectory else { continue }
-            let seen = look(at: folder, status: status, stamp: previous[folder], clock: clock())
+            guard let status = found else { continue }
+            guard status.isDirectory else {
+                walk.noteLinkInPlace(of: folder, status: status, stamp: previous[folder])
+                continue
+            }
+            let seen = look(
+                at: folder, status: status, stamp: readEvery ? nil : previous[folder], clock: clock())
             if seen.unchanged {
                 walk.folders[folder] = .unchanged
                 walk.stamps.append(seen.stamp)
@@ -104,7 +116,9 @@ struct FolderWalk {
                 let directory = try Sys.openDirectory(absolute)
                 defer { directory.close() }
                 var searchable = false
+                var isEmpty = true
                 try Sys.forEachEntry(in: directory, path: absolute) { entry throws(SystemError) in
+                    isEmpty = false
                     let relative = folder.appending(entry.name)
                     if searchable, entry.kind == .regular {
                         walk.rollFiles[relative] = Reconciler.RollFile(size: -1, inode: entry.inode)
@@ -114,7 +128,7 @@ struct FolderWalk {
                     do throws(SystemError) {
                         child = try Sys.statusIfExists(entry.name, in: directory)
                     } catch {
-                        walk.unreadable[relative] = error.errno
+                        walk.unreadable[relative] = .system(error.errno)
                         return true
                     }
                     guard let child else { return true }
@@ -125,18 +139,36 @@ struct FolderWalk {
                         if !LibraryLayout.isForeignName(entry.name) { pending.append(relative) }
                     } else if child.isRegularFile {
                         walk.rollFiles[relative] = Reconciler.RollFile(size: child.size, inode: child.inode)
+                    } else {
+                        walk.noteLinkInPlace(of: relative, status: child, stamp: previous[relative])
                     }
                     return true
+                }
+                if isEmpty, let stamp = previous[folder], let above = previous[folder.parent],
+                    stamp.device != above.device, status.device != stamp.device
+                {
+                    walk.unreadable[folder] = .notMounted
+                    walk.stamps.append(stamp)
+                    continue
                 }
             } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
-                walk.unreadable[folder] = error.errno
+                walk.unreadable[folder] = .system(error.errno)
                 continue
             }
             walk.folders[folder] = .read
             walk.stamps.append(seen.stamp)
         }
         return walk
+    }
+
+    /// A symbolic link where the last walk stamped a folder: the folder was moved
+    /// elsewhere and linked back, and what it held is not gone. (A link that never
+    /// was a folder here is no roll file, and is left out as before.)
+    private mutating func noteLinkInPlace(of path: BytePath, status: FileStatus, stamp: FolderStamp?) {
+        guard status.isSymbolicLink, let stamp else { return }
+        unreadable[path] = .symbolicLink
+        stamps.append(stamp)
     }
 }

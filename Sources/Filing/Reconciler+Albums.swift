@@ -33,7 +33,7 @@ extension Reconciler {
             do {
                 folderStatus = try Sys.statusIfExists(folderPath)
             } catch {
-                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                result.append(.couldNotLook(path: relativeFolder, reason: .system(error.errno)))
                 continue
             }
             guard let folderStatus, folderStatus.isDirectory else { continue }
@@ -52,7 +52,7 @@ extension Reconciler {
                 continue
             } catch {
                 // Its memberships stand: an album that cannot be read is not empty.
-                result.append(.couldNotLook(path: relativeFolder, reason: error.errno))
+                result.append(.couldNotLook(path: relativeFolder, reason: .system(error.errno)))
                 continue
             }
             defer { directory.close() }
@@ -60,7 +60,7 @@ extension Reconciler {
                 in: directory, folder: folder, album: albumsByFolder[folder], state: &state,
                 verifyTargets: verifyTargets)
             guard let found = read.differences else {
-                result.append(.couldNotLook(path: relativeFolder, reason: read.failure ?? .ioError))
+                result.append(.couldNotLook(path: relativeFolder, reason: .system(read.failure ?? .ioError)))
                 continue
             }
             state.folders[relativeFolder] = .read

@@ -16,19 +16,21 @@ extension Reconciler {
     }
 
     /// Compares; `stamps` (relative folder → stamp) lets unchanged folders go unread,
-    /// none reads every folder (`check`, a rebuilt catalog).
+    /// unless `readEvery` (`check`) has every folder read; none (a rebuilt catalog)
+    /// reads every folder too.
     func compare(
-        verifyHashes: Bool, stamps: [BytePath: FolderStamp],
+        verifyHashes: Bool, stamps: [BytePath: FolderStamp], readEvery: Bool = false,
         progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws(FilingError) -> Comparison {
-        var walk = FolderWalk.roll(layout: layout, stamps: stamps, clock: clock, statFiles: !verifyHashes)
+        var walk = FolderWalk.roll(
+            layout: layout, stamps: stamps, clock: clock, readEvery: readEvery, statFiles: !verifyHashes)
         var result = walk.unreadable.keys.sorted().map {
             Difference.couldNotLook(path: $0, reason: walk.unreadable[$0]!)
         }
         result += try rollDifferences(walk: &walk, verifyHashes: verifyHashes, progress: progress).map {
             (difference) throws(FilingError) in try ownContent(difference)
         }
-        var albums = AlbumComparison(walk: walk, stamps: stamps)
+        var albums = AlbumComparison(walk: walk, stamps: readEvery ? [:] : stamps)
         result += try albumDifferences(&albums, verifyTargets: verifyHashes)
         return Comparison(
             differences: result, roll: walk, albumFolders: albums.folders, albumStamps: albums.newStamps)

@@ -26,10 +26,7 @@ extension Reconciler {
     /// and no asset of it changed in the catalog while the comparison ran.
     public func reconcileChangedFolders(report: (Difference) -> Void) throws(FilingError) -> Summary {
         let since = try filer.catalogCall { () throws(CatalogError) in try catalog.latestChangeSequence() }
-        let stored = try filer.catalogCall { () throws(CatalogError) in try catalog.folderStamps() }
-        let comparison = try compare(
-            verifyHashes: false,
-            stamps: Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }), progress: nil)
+        let comparison = try compare(verifyHashes: false, stamps: try storedStamps(), progress: nil)
         let mended = comparison.differences.filter {
             if case .strayAlbumEntry = $0 { return false }
             return true

@@ -22,7 +22,17 @@ public struct Reconciler {
     public func differences(
         verifyHashes: Bool, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(FilingError) -> [Difference] {
-        try compare(verifyHashes: verifyHashes, stamps: [:], progress: progress).differences
+        // The stamps the daemon stored tell which folders were there, and on which
+        // device (a disk not mounted now), not what may go unread.
+        try compare(
+            verifyHashes: verifyHashes, stamps: try storedStamps(), readEvery: true, progress: progress
+        ).differences
+    }
+
+    /// The folder stamps of the daemon's last reconcile, by relative path.
+    func storedStamps() throws(FilingError) -> [BytePath: FolderStamp] {
+        let stored = try filer.catalogCall { () throws(CatalogError) in try catalog.folderStamps() }
+        return Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Makes the catalog match the disk for each difference; returns how many were

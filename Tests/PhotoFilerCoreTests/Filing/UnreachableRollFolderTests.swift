@@ -1,0 +1,122 @@
+import PhotoFilerCatalog
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+@testable import PhotoFilerFiling
+
+/// SPEC "Deletion": what could not be looked at is not gone, an unmounted disk
+/// included. A folder of the Roll that was on a disk of its own shows, once that
+/// disk is not mounted, as the empty folder below it; one moved to another disk
+/// and linked back shows as a symbolic link. Neither ends an asset; both are told.
+/// (The device of a mount is faked here in the stamp; `SystemFaultTests` mounts one.)
+@Suite
+struct UnreachableRollFolderTests {
+    typealias Scene = FolderStampTests.Scene
+
+    /// The stamps of the last reconcile, with `Roll/2021/02` recorded on another device.
+    private func stampOnAnotherDevice(_ scene: Scene) throws {
+        let catalog = scene.library.catalog
+        let stamps = try catalog.folderStamps().map { stamp in
+            var stamp = stamp
+            if stamp.path == BytePath("Roll/2021/02") { stamp.device &+= 1 }
+            return stamp
+        }
+        try catalog.replaceFolderStamps(stamps)
+    }
+
+    private func lookFailures(_ differences: [Difference]) -> [BytePath: LookFailure] {
+        var failures: [BytePath: LookFailure] = [:]
+        for case .couldNotLook(let path, let reason) in differences { failures[path] = reason }
+        return failures
+    }
+
+    @Test func anEmptyFolderWhereADiskWasMountedEndsNothing() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        try stampOnAnotherDevice(scene)
+        let away = scene.folder.file("disk")
+        try Sys.makeDirectories(away)
+        try Sys.rename(scene.path("Roll/2021/02/c.jpg"), to: away.appending("c.jpg"))
+        for _ in 0..<2 {
+            let summary = try scene.reconcile()
+            #expect(lookFailures(summary.mended) == [BytePath("Roll/2021/02"): .notMounted])
+            #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
+            #expect(try scene.isMember("c", of: "QQ"))
+        }
+        let check = try scene.library.reconciler.differences(verifyHashes: true)
+        #expect(lookFailures(check) == [BytePath("Roll/2021/02"): .notMounted])
+        #expect(!check.contains { $0.isMissingRollFile }, "\(check)")
+        let sentence = try #require(check.first { if case .couldNotLook = $0 { true } else { false } })
+        #expect(sentence.description.contains("mount the disk again"))
+        // Mounted again: the folder is read, and nothing was lost meanwhile.
+        try Sys.rename(away.appending("c.jpg"), to: scene.path("Roll/2021/02/c.jpg"))
+        #expect(try scene.reconcile().mended.isEmpty)
+        #expect(try scene.reconcile().mended.isEmpty)
+        #expect(try scene.isMember("c", of: "QQ"))
+    }
+
+    /// A library moved whole to another disk: every folder's device changed alike,
+    /// so a folder emptied meanwhile is a folder emptied, not a disk gone.
+    @Test func aLibraryMovedToAnotherDiskIsNotADiskGone() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        let catalog = scene.library.catalog
+        try catalog.replaceFolderStamps(
+            try catalog.folderStamps().map { stamp in
+                var stamp = stamp
+                stamp.device &+= 1
+                return stamp
+            })
+        try Sys.unlink(scene.path("Roll/2021/02/c.jpg"))
+        let summary = try scene.reconcile()
+        #expect(summary.mended == [.missingRollFile(asset: scene.ids["c"]!, rollPath: "Roll/2021/02/c.jpg")])
+        #expect(try catalog.asset(id: scene.ids["c"]!)?.isDeleted == true)
+    }
+
+    /// The way out the sentence names: the empty folder removed, its assets are gone.
+    @Test func theEmptyFolderRemovedEndsItsAssets() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        try stampOnAnotherDevice(scene)
+        try Sys.unlink(scene.path("Roll/2021/02/c.jpg"))
+        _ = try scene.reconcile()
+        #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
+        try Sys.removeDirectory(scene.path("Roll/2021/02"))
+        _ = try scene.reconcile()
+        #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == true)
+    }
+
+    @Test func aFolderMovedAwayAndLinkedBackEndsNothing() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        let away = scene.folder.file("nas-2021-02")
+        try Sys.rename(scene.path("Roll/2021/02"), to: away)
+        try Sys.symbolicLink(target: away, at: scene.path("Roll/2021/02"))
+        for _ in 0..<2 {
+            let summary = try scene.reconcile()
+            #expect(lookFailures(summary.mended) == [BytePath("Roll/2021/02"): .symbolicLink])
+            #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
+            #expect(try scene.isMember("c", of: "QQ"))
+        }
+        let check = try scene.library.reconciler.differences(verifyHashes: false)
+        #expect(lookFailures(check) == [BytePath("Roll/2021/02"): .symbolicLink])
+        // Moved back in place of the link: as it was.
+        try Sys.unlink(scene.path("Roll/2021/02"))
+        try Sys.rename(away, to: scene.path("Roll/2021/02"))
+        #expect(try scene.reconcile().mended.isEmpty)
+        #expect(try scene.isMember("c", of: "QQ"))
+    }
+
+    /// A link that never was a folder of the Roll is no roll file, and no obstacle:
+    /// it does not hold back the removal of a file elsewhere.
+    @Test func aNewLinkInTheRollIsLeftOut() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        try Sys.symbolicLink(target: scene.folder.path, at: scene.path("Roll/elsewhere"))
+        try Sys.unlink(scene.path("Roll/2020/01/b.jpg"))
+        let summary = try scene.reconcile()
+        #expect(summary.mended == [.missingRollFile(asset: scene.ids["b"]!, rollPath: "Roll/2020/01/b.jpg")])
+        #expect(try scene.library.catalog.asset(id: scene.ids["b"]!)?.isDeleted == true)
+    }
+}

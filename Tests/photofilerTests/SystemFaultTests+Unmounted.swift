@@ -1,0 +1,62 @@
+import Foundation
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+extension SystemFaultTests {
+    /// SPEC "Deletion": an unmounted disk is not a deletion. A year of the Roll kept
+    /// on a disk of its own (symbolic album links, as hard links cannot reach it),
+    /// unmounted while the daemon runs: the asset stays, its album entry stays, and
+    /// the log says what to do; mounted again, the library is as it was.
+    @Test func aRollFolderOnADiskNotMountedEndsNothing() throws {
+        let scene = try DaemonScene()
+        let arguments = ["--settle", "100", "--link", "symbolic"]
+        var daemon = try scene.start(arguments)
+        try scene.dropByRename(Pictures.uniqueJPEG(7, tag: "mount"), as: "IMG_7.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let rollFile = BytePath(try #require(try listJSON(scene.library, []).first?["path"] as? String))
+        let year = rollFile.parent.parent
+        // The year moved to a disk of its own, mounted where it was (a tmpfs, filled
+        // from a copy each time it is mounted).
+        let copy = scene.folder.file("year")
+        let moved = Machine.shell(
+            "cp -a '\(year.display)' '\(copy.display)' && rm -r '\(year.display)' && mkdir '\(year.display)'")
+        try #require(moved.status == 0, "\(moved.output)")
+        func mountDisk() throws {
+            let failure = Machine.mountTmpfs(year, size: "16m")
+            try #require(failure == nil, "\(failure ?? "")")
+            let filled = Machine.shell("cp -a '\(copy.display)/.' '\(year.display)/'")
+            try #require(filled.status == 0, "\(filled.output)")
+        }
+        try mountDisk()
+        defer { Machine.unmount(year) }
+        daemon = try scene.start(arguments)  // its reconcile stamps the year on the disk's device
+        #expect(try Binary.run("check", "--library", scene.library.display).status == 0)
+
+        // Busy while the daemon hands the roll file to a thumbnail helper: tried until it is not.
+        var unmounted = (status: Int32(-1), output: "")
+        #expect(
+            waitUntil(timeout: 10) {
+                unmounted = Machine.shell("umount '\(year.display)'")
+                return unmounted.status == 0
+            }, "\(unmounted.output)")
+        #expect(
+            waitUntil(timeout: 10) { daemon.log.contains("an empty folder where a disk was mounted") },
+            "\(daemon.log)")
+        #expect(try listJSON(scene.library, []).count == 1, "\(daemon.log)")
+        #expect(scene.contents.albumEntries("QQ").count == 1)
+        #expect(daemon.terminate() == 0)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("mount the disk again"), "\(check.stdout)")
+
+        try mountDisk()
+        daemon = try scene.start(arguments)
+        #expect(try listJSON(scene.library, []).count == 1, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let again = try Binary.run("check", "--library", scene.library.display)
+        #expect(again.status == 0, "\(again.stdout)")
+        #expect(try readFile(rollFile) == Pictures.uniqueJPEG(7, tag: "mount"))
+    }
+}
