@@ -5,6 +5,8 @@ import PhotoFilerSystem
 struct AlbumComparison {
     let walk: FolderWalk
     let stamps: [BytePath: FolderStamp]
+    /// Every album folder is read (`check`): the stamps only tell on which device each was.
+    var readEvery = false
     /// `Albums/NAME` → how it was seen.
     var folders: [BytePath: FolderWalk.Look] = [:]
     var newStamps: [FolderStamp] = []
@@ -23,8 +25,8 @@ extension Reconciler {
         var result: [Difference] = []
         let albums = try filer.catalogCall { () throws(CatalogError) in try catalog.albums() }
         let albumsByFolder = Dictionary(albums.map { ($0.folderName, $0) }, uniquingKeysWith: { a, _ in a })
-        let folders = try filer.systemCall(layout.albums) { () throws(SystemError) in
-            try Sys.listDirectory(layout.albums)
+        let (folders, albumsDevice) = try filer.systemCall(layout.albums) { () throws(SystemError) in
+            (try Sys.listDirectory(layout.albums), try Sys.status(layout.albums).device)
         }
         for folder in folders.map(\.name).sorted() {
             let folderPath = layout.albums.appending(folder)
@@ -37,9 +39,18 @@ extension Reconciler {
                 continue
             }
             guard let folderStatus, folderStatus.isDirectory else { continue }
+            if let stamp = state.stamps[relativeFolder],
+                try isDiskNotMounted(
+                    folderPath, status: folderStatus, stamp: stamp, albumsDevice: albumsDevice,
+                    album: albumsByFolder[folder])
+            {
+                result.append(.couldNotLook(path: relativeFolder, reason: .notMounted))
+                state.newStamps.append(stamp)
+                continue
+            }
             let seen = FolderWalk.look(
-                at: relativeFolder, status: folderStatus, stamp: state.stamps[relativeFolder],
-                clock: clock())
+                at: relativeFolder, status: folderStatus,
+                stamp: state.readEvery ? nil : state.stamps[relativeFolder], clock: clock())
             if seen.unchanged {
                 state.folders[relativeFolder] = .unchanged
                 state.newStamps.append(seen.stamp)
@@ -81,6 +92,27 @@ extension Reconciler {
             }
         }
         return result
+    }
+
+    /// An album folder stamped as a mount (on another device than `Albums/`) that is
+    /// now empty on another device while its album has members: the disk is not
+    /// mounted, and the memberships stand (SPEC "Deletion"). A library moved whole to
+    /// another disk moves `Albums/` too, and is not taken for this.
+    private func isDiskNotMounted(
+        _ folderPath: BytePath, status: FileStatus, stamp: FolderStamp, albumsDevice: UInt64,
+        album: AlbumRecord?
+    ) throws(FilingError) -> Bool {
+        guard let album, stamp.device != albumsDevice, status.device != stamp.device else { return false }
+        do {
+            guard try Sys.listDirectory(folderPath).isEmpty else { return false }
+        } catch {
+            return false  // not proven empty: the read that follows tells why it could not look
+        }
+        var hasMembers = false
+        try filer.catalogCall { () throws(CatalogError) in
+            try catalog.forEachActiveEntry(inAlbum: album.id) { _, _, _, _, _ in hasMembers = true }
+        }
+        return hasMembers
     }
 
     /// One album folder read entry by entry against its album's active memberships;

@@ -30,7 +30,7 @@ extension Reconciler {
         result += try rollDifferences(walk: &walk, verifyHashes: verifyHashes, progress: progress).map {
             (difference) throws(FilingError) in try ownContent(difference)
         }
-        var albums = AlbumComparison(walk: walk, stamps: readEvery ? [:] : stamps)
+        var albums = AlbumComparison(walk: walk, stamps: stamps, readEvery: readEvery)
         result += try albumDifferences(&albums, verifyTargets: verifyHashes)
         return Comparison(
             differences: result, roll: walk, albumFolders: albums.folders, albumStamps: albums.newStamps)

@@ -69,8 +69,10 @@ public struct Reconciler {
         if adopted > 0 || paired > 0 {
             // An album entry that led to no asset may lead to an adopted one now (a lost
             // catalog is rebuilt this way): the albums are compared again.
+            let stamps = try storedStamps()
             var albums = AlbumComparison(
-                walk: FolderWalk.roll(layout: layout, stamps: [:], clock: clock), stamps: [:])
+                walk: FolderWalk.roll(layout: layout, stamps: stamps, clock: clock, readEvery: true),
+                stamps: stamps, readEvery: true)
             let fresh = try albumDifferences(&albums, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }

@@ -6,20 +6,21 @@ import Testing
 @testable import PhotoFilerFiling
 
 /// SPEC "Deletion": what could not be looked at is not gone, an unmounted disk
-/// included. A folder of the Roll that was on a disk of its own shows, once that
-/// disk is not mounted, as the empty folder below it; one moved to another disk
-/// and linked back shows as a symbolic link. Neither ends an asset; both are told.
+/// included. A folder of the Roll or an album folder that was on a disk of its own
+/// shows, once that disk is not mounted, as the empty folder below it; a Roll folder
+/// moved to another disk and linked back shows as a symbolic link. None of them ends
+/// an asset or a membership; each is told.
 /// (The device of a mount is faked here in the stamp; `SystemFaultTests` mounts one.)
 @Suite
-struct UnreachableRollFolderTests {
+struct UnreachableFolderTests {
     typealias Scene = FolderStampTests.Scene
 
-    /// The stamps of the last reconcile, with `Roll/2021/02` recorded on another device.
-    private func stampOnAnotherDevice(_ scene: Scene) throws {
+    /// The stamps of the last reconcile, with `folder` recorded on another device.
+    private func stampOnAnotherDevice(_ scene: Scene, folder: String = "Roll/2021/02") throws {
         let catalog = scene.library.catalog
         let stamps = try catalog.folderStamps().map { stamp in
             var stamp = stamp
-            if stamp.path == BytePath("Roll/2021/02") { stamp.device &+= 1 }
+            if stamp.path == BytePath(folder) { stamp.device &+= 1 }
             return stamp
         }
         try catalog.replaceFolderStamps(stamps)
@@ -54,6 +55,30 @@ struct UnreachableRollFolderTests {
         #expect(try scene.reconcile().mended.isEmpty)
         #expect(try scene.reconcile().mended.isEmpty)
         #expect(try scene.isMember("c", of: "QQ"))
+    }
+
+    @Test func anEmptyAlbumFolderWhereADiskWasMountedEndsNoMembership() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        try stampOnAnotherDevice(scene, folder: "Albums/QQ")
+        let away = scene.folder.file("disk")
+        try Sys.makeDirectories(away)
+        for name in ["a.jpg", "c.jpg"] {
+            try Sys.rename(scene.path("Albums/QQ/\(name)"), to: away.appending(name))
+        }
+        for _ in 0..<2 {
+            let summary = try scene.reconcile()
+            #expect(lookFailures(summary.mended) == [BytePath("Albums/QQ"): .notMounted])
+            #expect(try scene.isMember("a", of: "QQ") && scene.isMember("c", of: "QQ"))
+        }
+        let check = try scene.library.reconciler.differences(verifyHashes: true)
+        #expect(lookFailures(check) == [BytePath("Albums/QQ"): .notMounted], "\(check)")
+        #expect(check.count == 1, "\(check)")
+        for name in ["a.jpg", "c.jpg"] {
+            try Sys.rename(away.appending(name), to: scene.path("Albums/QQ/\(name)"))
+        }
+        #expect(try scene.reconcile().mended.isEmpty)
+        #expect(try scene.isMember("a", of: "QQ") && scene.isMember("c", of: "QQ"))
     }
 
     /// A library moved whole to another disk: every folder's device changed alike,
