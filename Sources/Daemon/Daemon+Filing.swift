@@ -59,7 +59,7 @@ extension Daemon {
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
             self.inspector.inspect(
-                requests, skip: { self.inspectionCancelled.load(ordering: .relaxed) },
+                requests, stop: { self.inspectionCancelled.load(ordering: .relaxed) },
                 finishingOn: self.inspectionQueue
             ) { @Sendable [unowned self] inspections in
                 self.queue.async { @Sendable [unowned self] in self.inspected(inspections) }

@@ -33,20 +33,22 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     /// Everything a group needs of its move-mode requests before anything is written,
     /// in order: `.leftToFiler` when the filer inspects a request itself, on its own queue
     /// (keep or copy mode, another file system, another user's file: it is copied
-    /// while hashed; or `skip` said so).
+    /// while hashed; or `stop` said so).
     /// The helpers read the whole group while this thread hashes it, looks for
     /// each JPEG's, PNG's or GIF's end and, in a small group, syncs the bytes it
     /// hashed (files up to `hashAheadLimit`; a larger one is hashed and synced once a
     /// helper has accepted it, so a huge file that is no picture costs no read).
     /// `completion` runs on `queue` (the inspector's own) once they have answered,
-    /// so no thread is parked waiting.
+    /// so no thread is parked waiting. `stop` is asked before each file is opened or
+    /// hashed and between the reads of a hash: a daemon told to stop finishes what
+    /// it has in hand (SPEC: within 5 s), not a group of large files it has not.
     public func inspect(
-        _ requests: [FilingRequest], skip: () -> Bool, finishingOn queue: DispatchQueue,
+        _ requests: [FilingRequest], stop: @escaping @Sendable () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void
     ) {
         var inspections = [Inspection](repeating: .leftToFiler, count: requests.count)
         var opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)] = []
-        for (index, request) in requests.enumerated() where !skip() {
+        for (index, request) in requests.enumerated() where !stop() {
             do throws(FilingError) {
                 let (source, fd, status) = try openSource(request)
                 if mustCopy(request, status: status) {
@@ -61,7 +63,8 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
         let reads = helpers.inspect(
             opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
         let hashes = opened.map { file in
-            file.status.size <= Self.hashAheadLimit ? hash(file.fd, file.source, scanning: .anyType) : nil
+            file.status.size <= Self.hashAheadLimit
+                ? hash(file.fd, file.source, scanning: .anyType, stop: stop) : nil
         }
         // Step 2 for a small group's files hashed, while the helpers still read them:
         // a single drop waits for its `fdatasync` and its helper's answer at once, not
@@ -75,8 +78,9 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
         let files = opened
         reads.notify(queue: queue) { [self] answers in
             completion(
-                finish(requests, started, files, answers: answers, hashes: hashes, durableAhead: durableAhead)
-            )
+                finish(
+                    requests, started, files, answers: answers, hashes: hashes, durableAhead: durableAhead,
+                    stop: stop))
         }
     }
 
@@ -86,7 +90,7 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
         let answered = DispatchSemaphore(value: 0)
         let found = Mutex<[Inspection]>([])
         inspect(
-            requests, skip: { false }, finishingOn: DispatchQueue(label: "photofiler.inspection")
+            requests, stop: { false }, finishingOn: DispatchQueue(label: "photofiler.inspection")
         ) { inspections in
             found.withLock { $0 = inspections }
             answered.signal()
@@ -102,13 +106,13 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     /// while the type is not known yet, else the type's own.
     private typealias Hashed = (hash: String, size: Int64, ends: EndMarkerScans)
 
-    private func hash(_ fd: FileDescriptor, _ source: BytePath, scanning ends: EndMarkerScans)
-        -> Result<Hashed, FilingError>
-    {
+    private func hash(
+        _ fd: FileDescriptor, _ source: BytePath, scanning ends: EndMarkerScans, stop: () -> Bool
+    ) -> Result<Hashed, FilingError> {
         Result { () throws(FilingError) in
             var ends = ends
             let hashed = try systemCall(source) { () throws(SystemError) in
-                try copier.hash(fd, path: source, scanning: &ends)
+                try copier.hash(fd, path: source, scanning: &ends, stop: stop)
             }
             return (hashed.hash, hashed.size, ends)
         }
@@ -121,7 +125,7 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
         _ requests: [FilingRequest], _ started: [Inspection],
         _ opened: [(index: Int, source: BytePath, fd: FileDescriptor, status: FileStatus)],
         answers: [Result<MediaInfo, MediaError>], hashes: [Result<Hashed, FilingError>?],
-        durableAhead: Set<Int>
+        durableAhead: Set<Int>, stop: () -> Bool
     ) -> [Inspection] {
         var inspections = started
         var leftToSync: [(index: Int, fd: FileDescriptor)] = []
@@ -129,7 +133,8 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
             do throws(FilingError) {
                 let info = try read.mapError { FilingError.media($0) }.get()
                 let ownScan = EndMarkerScans(mimeType: info.mimeType)
-                let (hash, size, ends) = try (hashed ?? self.hash(file.fd, file.source, scanning: ownScan))
+                let (hash, size, ends) = try
+                    (hashed ?? self.hash(file.fd, file.source, scanning: ownScan, stop: stop))
                     .get()
                 try verifyEnd(ends, mimeType: info.mimeType, source: file.source)
                 try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)

@@ -29,6 +29,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, Error {
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
     public static let noData = Errno(rawValue: ENODATA)
     public static let noDevice = Errno(rawValue: ENXIO)
+    /// Not from the kernel: work given up because photofiler is stopping.
+    public static let cancelled = Errno(rawValue: ECANCELED)
 
     /// The C library's own text for this value ("No space left on device").
     public var message: String { String(cString: strerror(rawValue)) }

@@ -16,10 +16,13 @@ package final class ContentCopier {
     /// SHA-256 of the whole file, read from offset 0 with `pread`; also returns the
     /// number of bytes read (so a file that grew or shrank meanwhile is caught).
     /// `scan` sees every byte in order (the format's end is found in the same pass).
-    package func hash(_ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScans)
-        throws(SystemError) -> (hash: String, size: Int64)
-    {
-        try stream(source, path: path, into: nil, scanning: &scan)
+    /// `stop` is asked before each read: once it says so, the hash is given up
+    /// (`Errno.cancelled`), so a daemon told to stop does not read a video to its end.
+    package func hash(
+        _ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScans,
+        stop: () -> Bool = { false }
+    ) throws(SystemError) -> (hash: String, size: Int64) {
+        try stream(source, path: path, into: nil, scanning: &scan, stop: stop)
     }
 
     /// `hash` without a scan. With `size` (the file's `fstat` size), a short read that
@@ -44,11 +47,12 @@ package final class ContentCopier {
 
     private func stream(
         _ source: FileDescriptor, path: BytePath, into destination: FileDescriptor?,
-        scanning scan: inout EndMarkerScans, expectedSize: Int64? = nil
+        scanning scan: inout EndMarkerScans, expectedSize: Int64? = nil, stop: () -> Bool = { false }
     ) throws(SystemError) -> (hash: String, size: Int64) {
         var hasher = ContentHasher()
         var offset: Int64 = 0
         while true {
+            if stop() { throw SystemError(.cancelled, call: "read", path: path.isEmpty ? nil : path) }
             let count: Int
             do {
                 count = try source.read(into: buffer, at: offset)

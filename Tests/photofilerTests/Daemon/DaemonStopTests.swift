@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+/// SPEC "Signals": SIGTERM finishes the file in hand and exits 0 within 5 s, also
+/// when what is in hand is a group of large files still being hashed.
+@Suite struct DaemonStopTests {
+    /// 250 files of 64 MiB (sparse: nothing to write, 16 GiB to hash, several seconds
+    /// of SHA-256) found at start-up, one group. SIGTERM once the daemon reads them:
+    /// the hashing is given up, and every file is still in the inbox.
+    @Test func sigtermWhileAGroupOfLargeFilesIsHashedStopsWithinFiveSeconds() throws {
+        let scene = try DaemonScene()
+        let inbox = scene.inbox()
+        let count = 250
+        try Sys.makeDirectories(inbox)
+        let made = Machine.shell(
+            "cd '\(inbox.display)' && for i in $(seq 1 \(count)); do truncate -s 64M clip$i.mov; done")
+        try #require(made.status == 0, "\(made.output)")
+        let daemon = try scene.start(["--settle", "0"], waitForReady: false)
+        let descriptors = BytePath("/proc/\(daemon.pid)/fd")
+        func readsTheInbox() -> Bool {
+            guard let entries = try? Sys.listDirectory(descriptors) else { return false }
+            return entries.contains { entry in
+                (try? Sys.readLink(descriptors.appending(entry.name)))?.isWithin(inbox) == true
+            }
+        }
+        #expect(waitUntil(timeout: 20) { readsTheInbox() }, "\(daemon.log)")
+
+        let signalled = Date()
+        daemon.process.signal(SIGTERM)
+        let status = daemon.process.wait(timeout: 30)
+        let took = Date().timeIntervalSince(signalled)
+        #expect(status == 0, "\(daemon.log)")
+        #expect(took < 5, "took \(took) s to stop")
+        #expect(LibraryContents.files(below: inbox).count == count)
+        print(
+            "SIGTERM while \(count) files of 64 MiB were hashed: stopped in \(String(format: "%.2f", took)) s"
+        )
+    }
+}
