@@ -29,6 +29,7 @@ extension Daemon {
     func reload() {
         dispatchPrecondition(condition: .onQueue(queue))
         notifier.reloading()
+        thumbnails?.retryFailed()
         defer {
             stateChanged()
             notifier.ready(status: statusLine())

@@ -134,6 +134,7 @@ public final class Daemon: @unchecked Sendable {
         schedule(every: .seconds(max(rescanMinutes, 0) * 60), enabled: rescanMinutes > 0) {
             [unowned self] in
             self.perform([.rescan(reason: "periodic rescan")])
+            self.thumbnails?.retryFailed()
             self.stateChanged()
         }
         schedule(every: Self.purgeInterval, enabled: true) { [unowned self] in self.purgeRecentlyDeleted() }

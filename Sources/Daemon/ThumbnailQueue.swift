@@ -23,6 +23,11 @@ package final class ThumbnailQueue: Sendable {
         /// Filing has a group in hand or waiting: thumbnails wait.
         var filingBusy = false
         var stopping = false
+        /// Failed for a reason other than their bytes (a helper that could not start,
+        /// a full disk, a thumbnails folder in the way): `retryFailed` queues them again.
+        var failed: Set<AssetID> = []
+        /// Queued again by `retryFailed`: a second failure is not logged as a warning again.
+        var retrying: Set<AssetID> = []
 
         var count: Int { ids.count - head }
 
@@ -82,6 +87,20 @@ package final class ThumbnailQueue: Sendable {
             return !state.filingBusy && (!ids.isEmpty || wasBusy)
         }
         if wakeUp { wake.signal() }
+    }
+
+    /// Queues again the assets whose thumbnails failed for a reason other than their
+    /// bytes. The daemon calls it at each periodic rescan and on SIGHUP, so that what
+    /// the user fixed meanwhile is made without a restart, and no timer of its own
+    /// wakes the daemon.
+    package func retryFailed() {
+        let ids = state.withLock { state -> [AssetID] in
+            let ids = state.failed.sorted()
+            state.retrying.formUnion(state.failed)
+            state.failed.removeAll()
+            return ids
+        }
+        if !ids.isEmpty { add(ids) }
     }
 
     /// Waits for the assets in hand (if any), then keeps the workers from starting another.
@@ -145,17 +164,26 @@ package final class ThumbnailQueue: Sendable {
     private func make(_ id: AssetID, _ store: ThumbnailStore, worker: Int) {
         making[worker].mutex.withLock { _ in
             guard !state.withLock({ $0.stopping }) else { return }
+            let failure: ThumbnailError?
             do throws(ThumbnailError) {
-                guard let asset = try store.asset(id) else { return }
-                try store.make(asset, retryingFailure: false, desktopProblem: { log.warning($0.description) })
-            } catch {
-                // One line per asset: the failure marker keeps it from being tried again.
-                if case .undecodable = error {
-                    log.info(error.description)
-                } else {
-                    log.warning(error.description)
+                if let asset = try store.asset(id) {
+                    try store.make(
+                        asset, retryingFailure: false, desktopProblem: { log.warning($0.description) })
                 }
+                failure = nil
+            } catch {
+                failure = error
             }
+            // One line per asset: the failure marker keeps an undecodable one from being
+            // tried again; any other is tried again by `retryFailed`, and is a warning
+            // only the first time.
+            let undecodable = if case .undecodable = failure { true } else { false }
+            let again = state.withLock { state in
+                if failure != nil, !undecodable { state.failed.insert(id) }
+                return state.retrying.remove(id) != nil
+            }
+            guard let failure else { return }
+            log.log(undecodable ? .info : again ? .debug : .warning, failure.description)
         }
     }
 }

@@ -35,4 +35,28 @@ struct DaemonThumbnailTests {
             "\(daemon.log)")
         #expect(daemon.terminate() == 0)
     }
+
+    /// A thumbnail that failed for a reason other than its file (here the thumbnails
+    /// folder is a file in the way) is tried again on SIGHUP once that is fixed, and
+    /// its warning is not repeated while it still fails.
+    @Test func aThumbnailThatCouldNotBeWrittenIsMadeAfterAReload() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "100"])
+        let thumbnails = scene.library.appending(".photofiler/thumbnails")
+        TemporaryFolder.removeTree(thumbnails)
+        try writeFile(thumbnails, Array("in the way\n".utf8))
+        try scene.dropByRename(Pictures.uniqueJPEG(3, tag: "retry"), as: "IMG_3.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        func warnings() -> Int {
+            daemon.log.components(separatedBy: "\n").count { $0.contains("thumbnails") }
+        }
+        #expect(waitUntil(timeout: 20) { warnings() == 1 }, "\(daemon.log)")
+        kill(daemon.pid, SIGHUP)  // still in the way: tried, not said again
+        #expect(waitUntil(timeout: 20) { daemon.readyCount == 2 }, "\(daemon.log)")
+        try Sys.unlink(thumbnails)
+        kill(daemon.pid, SIGHUP)
+        #expect(waitUntil(timeout: 20) { regularFiles(under: thumbnails).count == 2 }, "\(daemon.log)")
+        #expect(warnings() == 1, "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
 }
