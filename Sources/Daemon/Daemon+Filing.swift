@@ -31,7 +31,9 @@ extension Daemon {
             case .inspect(let requests):
                 inspect(requests)
             case .file(let requests):
-                let results = library.filer.file(inspected: inspections, requests: requests)
+                let results = library.filer.file(inspected: inspections, requests: requests) {
+                    self.stopRequested.load(ordering: .relaxed)
+                }
                 let outcomes = zip(requests, results).map { request, result in
                     (request, FilingOutcome(result, layout: library.layout) { fingerprint(request.source) })
                 }
@@ -59,7 +61,7 @@ extension Daemon {
         inspectionQueue.async { @Sendable [unowned self] in
             // Safe: `inspector` is only ever used on `inspectionQueue`.
             self.inspector.inspect(
-                requests, stop: { self.inspectionCancelled.load(ordering: .relaxed) },
+                requests, stop: { self.stopRequested.load(ordering: .relaxed) },
                 finishingOn: self.inspectionQueue
             ) { @Sendable [unowned self] inspections in
                 self.queue.async { @Sendable [unowned self] in self.inspected(inspections) }

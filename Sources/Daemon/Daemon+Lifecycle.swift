@@ -15,7 +15,7 @@ extension Daemon {
         // The inspection queue may be waiting on the helpers: end them (what they were
         // reading stays in its inbox for the next start) and let it finish its group,
         // which it skips the rest of; it writes nothing.
-        inspectionCancelled.store(true, ordering: .relaxed)
+        stopRequested.store(true, ordering: .relaxed)
         HelperPool.shared.stop()
         inspectionQueue.sync {}
         thumbnails?.stop()

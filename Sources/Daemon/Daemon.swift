@@ -64,8 +64,12 @@ public final class Daemon: @unchecked Sendable {
     /// `queue` files the previous group. The inspector is used on this queue only.
     let inspectionQueue = DispatchQueue(label: "photofiler.inspect")
     var inspector: FileInspector!
-    /// Set by SIGTERM: the inspection in flight skips the rest of its group.
-    let inspectionCancelled = Atomic<Bool>(false)
+    /// Set by SIGTERM the moment it arrives (on `signalQueue`, while `queue` may be
+    /// filing a group): the inspection in flight and the group's copies give up the
+    /// files they have not read to the end, so the stop comes within 5 s (SPEC).
+    let stopRequested = Atomic<Bool>(false)
+    /// Where signals are received: not `queue`, which a group being filed keeps busy.
+    let signalQueue = DispatchQueue(label: "photofiler.signals")
     /// Thumbnails of what was filed, made on a background thread of their own.
     var thumbnails: ThumbnailQueue?
 
@@ -110,10 +114,13 @@ public final class Daemon: @unchecked Sendable {
 
     func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
-        signals = SignalWatcher(queue: queue) { @Sendable [unowned self] signal in
+        signals = SignalWatcher(queue: signalQueue) { @Sendable [unowned self] signal in
             switch signal {
-            case .terminate: self.stop()
-            case .reload: self.reload()
+            case .terminate:
+                self.stopRequested.store(true, ordering: .relaxed)
+                self.queue.async { @Sendable [unowned self] in self.stop() }
+            case .reload:
+                self.queue.async { @Sendable [unowned self] in self.reload() }
             }
         }
         inspector = try FileInspector(layout: library.layout)

@@ -263,7 +263,7 @@ package struct FilingQueue {
         _ error: FilingError, source: BytePath, fingerprint: FileFingerprint, at now: UInt64
     ) -> [Action] {
         switch error {
-        case .vanished:
+        case .vanished, .stopped:
             return []
         case .media(.empty):
             // A placeholder (a browser's, an app's) is expected, not an error:

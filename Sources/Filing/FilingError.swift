@@ -39,6 +39,9 @@ public enum FilingError: Error, Sendable {
     case outputIsLibraryFile(path: BytePath)
     /// A file the catalog lists is not in the library (removed while no daemon ran).
     case missingFromLibrary(path: BytePath)
+    /// The daemon was told to stop before this file of its group was read to the end:
+    /// it stays in its inbox for the next start (SPEC: SIGTERM exits within 5 s).
+    case stopped(path: BytePath)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -104,6 +107,9 @@ extension FilingError: CustomStringConvertible {
         case .missingFromLibrary(let path):
             return
                 "'\(path.display)' is missing from the library; 'photofiler check' lists what differs and 'photofiler check --repair' makes the catalog match the disk."
+        case .stopped(let path):
+            return
+                "photofiler stopped before '\(path.display)' was filed; it stays in its inbox and is filed at the next start."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

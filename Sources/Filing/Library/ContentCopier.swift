@@ -35,12 +35,13 @@ package final class ContentCopier {
         return try stream(source, path: path, into: nil, scanning: &none, expectedSize: size)
     }
 
-    /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs the copy.
+    /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs
+    /// the copy; `stop` as for `hash`.
     package func copy(
         _ source: FileDescriptor, path: BytePath, to destination: FileDescriptor,
-        scanning scan: inout EndMarkerScans
+        scanning scan: inout EndMarkerScans, stop: () -> Bool = { false }
     ) throws(SystemError) -> (hash: String, size: Int64) {
-        let result = try stream(source, path: path, into: destination, scanning: &scan)
+        let result = try stream(source, path: path, into: destination, scanning: &scan, stop: stop)
         try destination.sync()
         return result
     }

@@ -34,9 +34,11 @@ extension Filer {
     /// Steps 2–6 for a group whose inspection (`FileInspector.inspect`, on any queue)
     /// is done: `inspections[i]` is what inspecting `requests[i]` found. Every
     /// descriptor the inspections hold is closed here. The results are in the same order.
-    public func file(inspected inspections: [Inspection], requests: [FilingRequest])
-        -> [Result<FilingResult, FilingError>]
-    {
+    /// `stop` is asked before each file copied here and between its reads: once it
+    /// says so, the files not copied yet are left (`.stopped`), and those in hand are filed.
+    public func file(
+        inspected inspections: [Inspection], requests: [FilingRequest], stop: () -> Bool = { false }
+    ) -> [Result<FilingResult, FilingError>] {
         var results = [Result<FilingResult, FilingError>?](repeating: nil, count: requests.count)
         var items: [PipelineItem] = []
         for (index, inspection) in inspections.enumerated() {
@@ -46,14 +48,17 @@ extension Filer {
             case .ready(let file):
                 items.append(PipelineItem(index: index, file: file, stagedCopy: nil))
             case .leftToFiler:
+                let stopped = FilingError.stopped(path: LibraryLayout.absolute(requests[index].source))
                 do throws(FilingError) {
-                    if let staged = try stage(requests[index]) {
+                    if stop() { throw stopped }
+                    if let staged = try stage(requests[index], stop: stop) {
                         items.append(PipelineItem(index: index, file: staged.file, stagedCopy: staged.copy))
                     } else {
                         results[index] = .success(FilingResult(outcome: .alreadySeen, asset: nil, album: nil))
                     }
                 } catch {
-                    results[index] = .failure(error)
+                    // A copy given up, or a helper ended, because photofiler is stopping.
+                    results[index] = .failure(stop() ? stopped : error)
                 }
             }
         }

@@ -10,7 +10,10 @@ extension Filer {
     /// any other is read by a helper and hashed, and copied (synced) into
     /// `.photofiler/tmp` while hashing when its source must stay or cannot be linked,
     /// so the file is read once. Returns the file, its descriptor open, and the copy.
-    func stage(_ request: FilingRequest) throws(FilingError) -> (file: InspectedFile, copy: BytePath?)? {
+    /// `stop` is asked between reads (`Errno.cancelled` once it says so).
+    func stage(_ request: FilingRequest, stop: () -> Bool) throws(FilingError) -> (
+        file: InspectedFile, copy: BytePath?
+    )? {
         let (source, fd, before) = try inspector.openSource(request)
         var handedOver = false
         defer { if !handedOver { fd.close() } }
@@ -34,11 +37,11 @@ extension Filer {
                 copy = path
                 defer { out.close() }
                 hashed = try systemCall(source) { () throws(SystemError) in
-                    try inspector.copier.copy(fd, path: source, to: out, scanning: &scan)
+                    try inspector.copier.copy(fd, path: source, to: out, scanning: &scan, stop: stop)
                 }
             } else {
                 hashed = try systemCall(source) { () throws(SystemError) in
-                    try inspector.copier.hash(fd, path: source, scanning: &scan)
+                    try inspector.copier.hash(fd, path: source, scanning: &scan, stop: stop)
                 }
             }
             try inspector.verifyEnd(scan, mimeType: info.mimeType, source: source)

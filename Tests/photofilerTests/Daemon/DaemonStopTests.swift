@@ -39,4 +39,36 @@ import Testing
             "SIGTERM while \(count) files of 64 MiB were hashed: stopped in \(String(format: "%.2f", took)) s"
         )
     }
+
+    /// A keep-mode inbox: the daemon copies each file into the library while it files
+    /// the group (on the queue that also hears signals until this stop). 100 pictures
+    /// of 16 MiB found at start-up; SIGTERM once it copies them: the copies not made
+    /// yet are given up, what was filed is whole, no copy is left behind.
+    @Test func sigtermWhileAKeepModeGroupIsCopiedStopsWithinFiveSeconds() throws {
+        let scene = try DaemonScene()
+        let inbox = scene.inbox()
+        let count = 100
+        try Sys.makeDirectories(inbox)
+        for index in 0..<count {
+            try writeFile(
+                inbox.appending("IMG_\(index).jpg"), SystemFaultTests.bigPicture(index, kilobytes: 16 * 1024))
+        }
+        let daemon = try scene.start(["--settle", "0", "--keep"], waitForReady: false)
+        let temporary = scene.library.appending(".photofiler/tmp")
+        #expect(waitUntil(timeout: 30) { !regularFiles(under: temporary).isEmpty }, "\(daemon.log)")
+
+        let signalled = Date()
+        daemon.process.signal(SIGTERM)
+        let status = daemon.process.wait(timeout: 60)
+        let took = Date().timeIntervalSince(signalled)
+        #expect(status == 0, "\(daemon.log)")
+        #expect(took < 5, "took \(took) s to stop")
+        #expect(regularFiles(under: temporary).isEmpty, "no copy is left behind")
+        #expect(LibraryContents.files(below: inbox).count == count)
+        let check = try Binary.run("check", "--library", scene.library.display)
+        #expect(check.status == 0, "\(check.stdout)")
+        print(
+            "SIGTERM while \(count) files of 16 MiB were copied: stopped in \(String(format: "%.2f", took)) s, \(scene.contents.rollFiles().count) filed"
+        )
+    }
 }
