@@ -86,12 +86,7 @@ import Testing
         }
         #expect(scene.waitForAlbum(count: 20), "\(daemon.log)")
 
-        let signalled = Date()
-        daemon.process.signal(SIGTERM)
-        let status = daemon.process.wait(timeout: 20)
-        let took = Date().timeIntervalSince(signalled)
-        #expect(status == 0, "\(daemon.log)")
-        #expect(took < 5, "took \(took) s to stop")
+        let took = daemon.expectStopWithinFiveSeconds()
 
         let inInbox = LibraryContents.files(below: inbox).compactMap(LibraryContents.hash)
         let inRoll = scene.contents.rollHashes()

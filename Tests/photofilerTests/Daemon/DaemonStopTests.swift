@@ -28,12 +28,7 @@ import Testing
         }
         #expect(waitUntil(timeout: 20) { readsTheInbox() }, "\(daemon.log)")
 
-        let signalled = Date()
-        daemon.process.signal(SIGTERM)
-        let status = daemon.process.wait(timeout: 30)
-        let took = Date().timeIntervalSince(signalled)
-        #expect(status == 0, "\(daemon.log)")
-        #expect(took < 5, "took \(took) s to stop")
+        let took = daemon.expectStopWithinFiveSeconds()
         #expect(LibraryContents.files(below: inbox).count == count)
         print(
             "SIGTERM while \(count) files of 64 MiB were hashed: stopped in \(String(format: "%.2f", took)) s"
@@ -57,12 +52,7 @@ import Testing
         let temporary = scene.library.appending(".photofiler/tmp")
         #expect(waitUntil(timeout: 30) { !regularFiles(under: temporary).isEmpty }, "\(daemon.log)")
 
-        let signalled = Date()
-        daemon.process.signal(SIGTERM)
-        let status = daemon.process.wait(timeout: 60)
-        let took = Date().timeIntervalSince(signalled)
-        #expect(status == 0, "\(daemon.log)")
-        #expect(took < 5, "took \(took) s to stop")
+        let took = daemon.expectStopWithinFiveSeconds()
         #expect(regularFiles(under: temporary).isEmpty, "no copy is left behind")
         #expect(LibraryContents.files(below: inbox).count == count)
         let check = try Binary.run("check", "--library", scene.library.display)

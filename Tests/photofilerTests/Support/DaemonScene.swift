@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoFilerSystem
 import TestSupport
+import Testing
 
 /// One daemon test's world in a fresh temporary folder: inboxes under
 /// `inboxes/`, a `staging/` folder on the same file system (for `mv` and hard
@@ -66,6 +67,18 @@ extension DaemonProcess {
     /// Lines of the log that contain `text`.
     func logLines(containing text: String) -> [Substring] {
         log.split(separator: "\n").filter { $0.contains(text) }
+    }
+
+    /// Sends SIGTERM and expects SPEC's stop: exit 0 within 5 s. Returns the seconds it took.
+    @discardableResult
+    func expectStopWithinFiveSeconds(sourceLocation: SourceLocation = #_sourceLocation) -> Double {
+        let signalled = Date()
+        process.signal(SIGTERM)
+        let status = process.wait(timeout: 60)
+        let took = Date().timeIntervalSince(signalled)
+        #expect(status == 0, "\(log)", sourceLocation: sourceLocation)
+        #expect(took < 5, "took \(took) s to stop", sourceLocation: sourceLocation)
+        return took
     }
 }
 
