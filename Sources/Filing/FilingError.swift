@@ -132,6 +132,8 @@ extension FilingError {
     package static func from(_ error: SystemError, library: LibraryLayout, source: BytePath) -> FilingError {
         if error.errno.isOutOfSpace { return .outOfSpace(path: source, library: library.root) }
         if error.errno.isPermission { return .permissionDenied(path: error.path ?? source, call: error.call) }
+        // A read given up because photofiler is stopping (`ContentCopier`'s `stop`).
+        if error.errno == .cancelled { return .stopped(path: source) }
         return .system(error)
     }
 }

@@ -18,7 +18,8 @@ struct FolderWalk {
         case read
     }
 
-    /// Relative folder path → how it was seen. A folder not here was not found.
+    /// Relative folder path → how it was seen. A folder not here was not found, or is
+    /// in `unreadable`.
     var folders: [BytePath: Look] = [:]
     /// Each folder walked, as it was before it was read: the stamps a reconcile
     /// stores once the catalog agrees with it.
@@ -69,9 +70,10 @@ struct FolderWalk {
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
     /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
     /// So is a folder stamped as a mount (on another device than the folder above it)
-    /// that is now empty on another device (`notMounted`: a library moved whole to
-    /// another disk moves its folders' devices alike), and a stamped folder that is now
-    /// a symbolic link (`symbolicLink`); its stamp is kept, so the next walk knows it too.
+    /// that is now empty on the device of the folder above it (`notMounted`: a library
+    /// moved whole to another disk moves its folders' devices alike), and a stamped
+    /// folder that is now a symbolic link (`symbolicLink`). The stamp of a folder not
+    /// looked at is kept, so the next walk knows it too.
     ///
     /// With `readEvery` (`check`) every folder is read; the stamps then only tell
     /// which folders were there, and on which device.
@@ -96,7 +98,7 @@ struct FolderWalk {
             do {
                 found = try Sys.statusIfExists(absolute)
             } catch {
-                walk.unreadable[folder] = .system(error.errno)
+                walk.couldNotLook(at: folder, .system(error.errno), stamp: previous[folder])
                 continue
             }
             guard let status = found else { continue }
@@ -128,7 +130,7 @@ struct FolderWalk {
                     do throws(SystemError) {
                         child = try Sys.statusIfExists(entry.name, in: directory)
                     } catch {
-                        walk.unreadable[relative] = .system(error.errno)
+                        walk.couldNotLook(at: relative, .system(error.errno), stamp: previous[relative])
                         return true
                     }
                     guard let child else { return true }
@@ -145,16 +147,16 @@ struct FolderWalk {
                     return true
                 }
                 if isEmpty, let stamp = previous[folder], let above = previous[folder.parent],
-                    stamp.device != above.device, status.device != stamp.device
+                    stamp.device != above.device, status.device != stamp.device,
+                    try Sys.statusIfExists(layout.absolute(folder.parent))?.device == status.device
                 {
-                    walk.unreadable[folder] = .notMounted
-                    walk.stamps.append(stamp)
+                    walk.couldNotLook(at: folder, .notMounted, stamp: stamp)
                     continue
                 }
             } catch  where error.errno == .noSuchFile {
                 continue
             } catch {
-                walk.unreadable[folder] = .system(error.errno)
+                walk.couldNotLook(at: folder, .system(error.errno), stamp: previous[folder])
                 continue
             }
             walk.folders[folder] = .read
@@ -168,7 +170,13 @@ struct FolderWalk {
     /// was a folder here is no roll file, and is left out as before.)
     private mutating func noteLinkInPlace(of path: BytePath, status: FileStatus, stamp: FolderStamp?) {
         guard status.isSymbolicLink, let stamp else { return }
-        unreadable[path] = .symbolicLink
-        stamps.append(stamp)
+        couldNotLook(at: path, .symbolicLink, stamp: stamp)
+    }
+
+    /// Notes `path` as not looked at; its last stamp is kept (the reconcile stores it
+    /// untrusted), so the next walk still knows the folder was there, and on which device.
+    private mutating func couldNotLook(at path: BytePath, _ reason: LookFailure, stamp: FolderStamp?) {
+        unreadable[path] = reason
+        if let stamp { stamps.append(stamp) }
     }
 }

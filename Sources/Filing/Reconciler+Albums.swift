@@ -31,11 +31,17 @@ extension Reconciler {
         for folder in folders.map(\.name).sorted() {
             let folderPath = layout.albums.appending(folder)
             let relativeFolder = LibraryLayout.albumsFolderName.appending(folder)
+            // Told, and its last stamp kept (the reconcile stores it untrusted): the next
+            // comparison still knows the folder, and on which device it was.
+            func couldNotLook(_ reason: LookFailure) {
+                result.append(.couldNotLook(path: relativeFolder, reason: reason))
+                if let stamp = state.stamps[relativeFolder] { state.newStamps.append(stamp) }
+            }
             let folderStatus: FileStatus?
             do {
                 folderStatus = try Sys.statusIfExists(folderPath)
             } catch {
-                result.append(.couldNotLook(path: relativeFolder, reason: .system(error.errno)))
+                couldNotLook(.system(error.errno))
                 continue
             }
             guard let folderStatus, folderStatus.isDirectory else { continue }
@@ -44,8 +50,7 @@ extension Reconciler {
                     folderPath, status: folderStatus, stamp: stamp, albumsDevice: albumsDevice,
                     album: albumsByFolder[folder])
             {
-                result.append(.couldNotLook(path: relativeFolder, reason: .notMounted))
-                state.newStamps.append(stamp)
+                couldNotLook(.notMounted)
                 continue
             }
             let seen = FolderWalk.look(
@@ -63,7 +68,7 @@ extension Reconciler {
                 continue
             } catch {
                 // Its memberships stand: an album that cannot be read is not empty.
-                result.append(.couldNotLook(path: relativeFolder, reason: .system(error.errno)))
+                couldNotLook(.system(error.errno))
                 continue
             }
             defer { directory.close() }
@@ -71,7 +76,7 @@ extension Reconciler {
                 in: directory, folder: folder, album: albumsByFolder[folder], state: &state,
                 verifyTargets: verifyTargets)
             guard let found = read.differences else {
-                result.append(.couldNotLook(path: relativeFolder, reason: .system(read.failure ?? .ioError)))
+                couldNotLook(.system(read.failure ?? .ioError))
                 continue
             }
             state.folders[relativeFolder] = .read
@@ -94,15 +99,17 @@ extension Reconciler {
         return result
     }
 
-    /// An album folder stamped as a mount (on another device than `Albums/`) that is
-    /// now empty on another device while its album has members: the disk is not
-    /// mounted, and the memberships stand (SPEC "Deletion"). A library moved whole to
-    /// another disk moves `Albums/` too, and is not taken for this.
+    /// An album folder stamped on another device than `Albums/` is on now, and now
+    /// empty on the device of `Albums/`, while its album has members: the disk mounted
+    /// there is not, and the memberships stand (SPEC "Deletion"). (`Albums/` has no
+    /// stamp of its own, so a library moved whole to another disk with an album's
+    /// entries all removed meanwhile is taken for this too: removing the empty folder
+    /// ends its memberships, as the sentence says.)
     private func isDiskNotMounted(
         _ folderPath: BytePath, status: FileStatus, stamp: FolderStamp, albumsDevice: UInt64,
         album: AlbumRecord?
     ) throws(FilingError) -> Bool {
-        guard let album, stamp.device != albumsDevice, status.device != stamp.device else { return false }
+        guard let album, stamp.device != albumsDevice, status.device == albumsDevice else { return false }
         do {
             guard try Sys.listDirectory(folderPath).isEmpty else { return false }
         } catch {
@@ -287,8 +294,9 @@ extension Reconciler {
         }
     }
 
-    /// Every roll file's inode: from the walk when it read every folder, else from a
-    /// walk of the whole Roll (only when an album entry has to be resolved).
+    /// Every roll file's inode: from the walk when every folder it looked at was read
+    /// (those it could not look at hold nothing it knows), else from a walk of the
+    /// whole Roll (only when an album entry has to be resolved).
     private func rollInodes(_ walk: FolderWalk) throws(FilingError) -> [UInt64: BytePath] {
         let complete = walk.folders.values.allSatisfy { $0 == .read }
         let files =

@@ -81,8 +81,9 @@ public struct Reconciler {
         let stillsFirst = remaining.filter(\.isMissingRollFile) + remaining.filter { !$0.isMissingRollFile }
         // A roll file missing from where it was may be in a folder of the Roll that
         // could not be read (moved there with it): nothing is gone until it can be.
+        // Not into an empty folder where a disk is not mounted: it was read, and is empty.
         let rollUnreadable = remaining.contains {
-            if case .couldNotLook(let path, _) = $0 {
+            if case .couldNotLook(let path, let reason) = $0, reason != .notMounted {
                 return path.components.first == LibraryLayout.rollFolderName
             }
             return false

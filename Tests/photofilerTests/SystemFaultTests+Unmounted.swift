@@ -6,9 +6,12 @@ import Testing
 extension SystemFaultTests {
     /// SPEC "Deletion": an unmounted disk is not a deletion. A year of the Roll kept
     /// on a disk of its own (symbolic album links, as hard links cannot reach it),
-    /// unmounted while the daemon runs: the asset stays, its album entry stays, and
-    /// the log says what to do; mounted again, the library is as it was.
-    @Test func aRollFolderOnADiskNotMountedEndsNothing() throws {
+    /// unmounted while the daemon runs, or while it is stopped after a run that could
+    /// not look at it (an I/O error: what the last look knew of the folder is kept):
+    /// the asset stays, its album entry stays, and the log says what to do; mounted
+    /// again, the library is as it was.
+    @Test(arguments: ["while it runs", "after a run that could not look at it"])
+    func aRollFolderOnADiskNotMountedEndsNothing(unmounted when: String) throws {
         let scene = try DaemonScene()
         let arguments = ["--settle", "100", "--link", "symbolic"]
         var daemon = try scene.start(arguments)
@@ -34,6 +37,15 @@ extension SystemFaultTests {
         daemon = try scene.start(arguments)  // its reconcile stamps the year on the disk's device
         #expect(try Binary.run("check", "--library", scene.library.display).status == 0)
 
+        if when == "after a run that could not look at it" {
+            #expect(daemon.terminate() == 0)
+            let relative = BytePath("Roll").appending(year.lastComponent)
+            daemon = try DaemonProcess(
+                library: scene.library, arguments: scene.inboxArguments() + arguments,
+                environment: ["PHOTOFILER_FAIL_PATH": "stat:EIO:\(relative.display)"])
+            #expect(daemon.waitForLog("could not look at '\(relative.display)'"), "\(daemon.log)")
+            #expect(daemon.terminate() == 0)
+        }
         // Busy while the daemon hands the roll file to a thumbnail helper: tried until it is not.
         var unmounted = (status: Int32(-1), output: "")
         #expect(
@@ -41,6 +53,7 @@ extension SystemFaultTests {
                 unmounted = Machine.shell("umount '\(year.display)'")
                 return unmounted.status == 0
             }, "\(unmounted.output)")
+        if when == "after a run that could not look at it" { daemon = try scene.start(arguments) }
         #expect(
             waitUntil(timeout: 10) { daemon.log.contains("an empty folder where a disk was mounted") },
             "\(daemon.log)")

@@ -57,6 +57,20 @@ struct UnreachableFolderTests {
         #expect(try scene.isMember("c", of: "QQ"))
     }
 
+    /// An empty folder where a disk is not mounted holds nothing moved there: a roll
+    /// file removed elsewhere meanwhile is a removal, as it would be without it.
+    @Test func aDiskNotMountedHoldsBackNoRemovalElsewhere() throws {
+        let scene = try Scene()
+        _ = try scene.reconcile()
+        try stampOnAnotherDevice(scene)
+        try Sys.unlink(scene.path("Roll/2021/02/c.jpg"))
+        try Sys.unlink(scene.path("Roll/2020/01/b.jpg"))
+        let summary = try scene.reconcile()
+        #expect(lookFailures(summary.mended) == [BytePath("Roll/2021/02"): .notMounted])
+        #expect(try scene.library.catalog.asset(id: scene.ids["b"]!)?.isDeleted == true)
+        #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
+    }
+
     @Test func anEmptyAlbumFolderWhereADiskWasMountedEndsNoMembership() throws {
         let scene = try Scene()
         _ = try scene.reconcile()

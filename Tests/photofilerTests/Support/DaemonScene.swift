@@ -27,9 +27,13 @@ final class DaemonScene {
     func start(_ arguments: [String] = [], inboxes: [String] = ["QQ"], waitForReady: Bool = true) throws
         -> DaemonProcess
     {
-        let inboxArguments = inboxes.flatMap { ["--inbox", "\($0)=\(inbox($0).display)"] }
-        return try DaemonProcess(
-            library: library, arguments: inboxArguments + arguments, waitForReady: waitForReady)
+        try DaemonProcess(
+            library: library, arguments: inboxArguments(inboxes) + arguments, waitForReady: waitForReady)
+    }
+
+    /// One `--inbox NAME=DIR` per name.
+    func inboxArguments(_ inboxes: [String] = ["QQ"]) -> [String] {
+        inboxes.flatMap { ["--inbox", "\($0)=\(inbox($0).display)"] }
     }
 
     /// Writes `bytes` in `staging/` and renames the file into `folder` as `name`
