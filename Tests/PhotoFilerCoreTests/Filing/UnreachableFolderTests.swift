@@ -32,6 +32,23 @@ struct UnreachableFolderTests {
         return failures
     }
 
+    /// Two reconciles in a row tell `Roll/2021/02` as not looked at, for `reason`, and
+    /// end nothing of the asset in it.
+    private func expectTwoReconcilesEndNothing(
+        _ scene: Scene, _ reason: LookFailure, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for _ in 0..<2 {
+            let summary = try scene.reconcile()
+            #expect(
+                lookFailures(summary.mended) == [BytePath("Roll/2021/02"): reason],
+                sourceLocation: sourceLocation)
+            #expect(
+                try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false,
+                sourceLocation: sourceLocation)
+            #expect(try scene.isMember("c", of: "QQ"), sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func anEmptyFolderWhereADiskWasMountedEndsNothing() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
@@ -39,12 +56,7 @@ struct UnreachableFolderTests {
         let away = scene.folder.file("disk")
         try Sys.makeDirectories(away)
         try Sys.rename(scene.path("Roll/2021/02/c.jpg"), to: away.appending("c.jpg"))
-        for _ in 0..<2 {
-            let summary = try scene.reconcile()
-            #expect(lookFailures(summary.mended) == [BytePath("Roll/2021/02"): .notMounted])
-            #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
-            #expect(try scene.isMember("c", of: "QQ"))
-        }
+        try expectTwoReconcilesEndNothing(scene, .notMounted)
         let check = try scene.library.reconciler.differences(verifyHashes: true)
         #expect(lookFailures(check) == [BytePath("Roll/2021/02"): .notMounted])
         #expect(!check.contains { $0.isMissingRollFile }, "\(check)")
@@ -132,12 +144,7 @@ struct UnreachableFolderTests {
         let away = scene.folder.file("nas-2021-02")
         try Sys.rename(scene.path("Roll/2021/02"), to: away)
         try Sys.symbolicLink(target: away, at: scene.path("Roll/2021/02"))
-        for _ in 0..<2 {
-            let summary = try scene.reconcile()
-            #expect(lookFailures(summary.mended) == [BytePath("Roll/2021/02"): .symbolicLink])
-            #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
-            #expect(try scene.isMember("c", of: "QQ"))
-        }
+        try expectTwoReconcilesEndNothing(scene, .symbolicLink)
         let check = try scene.library.reconciler.differences(verifyHashes: false)
         #expect(lookFailures(check) == [BytePath("Roll/2021/02"): .symbolicLink])
         // Moved back in place of the link: as it was.
