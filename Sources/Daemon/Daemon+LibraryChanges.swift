@@ -98,20 +98,26 @@ extension Daemon {
         defer { Sys.returnFreeMemory() }
         do {
             try watchLibraryFolders()
-            let reconciler = library.reconciler
+            var reconciler = library.reconciler
+            reconciler.stop = { [unowned self] in self.stopRequested.load(ordering: .relaxed) }
             let leftovers = try reconciler.removeTemporaryFiles()
             if leftovers > 0 {
                 log.info("Removed \(leftovers) temporary file(s) left by an interrupted run.")
             }
             // Live Photo halves a crash left apart.
             try LivePhotoPairing(filer: library.filer).pairWaiting()
+            // A lost catalog's rebuild differs in every file: one line says so after it.
+            let rebuilding = library.lostCatalog != nil
             let summary = try reconciler.reconcileChangedFolders { difference in
-                log.info("Reconciling (\(reason)): \(difference)")
+                if !rebuilding { log.info("Reconciling (\(reason)): \(difference)") }
             }
             log.info(
                 "Reconciled (\(reason)): read \(summary.foldersRead) of \(summary.foldersLookedAt) folder(s) of the Roll and albums, the others unchanged since the last reconcile."
             )
+            try library.lostCatalogRebuilt()
             thumbnails?.add(try library.assetsWithNewContent(after: summary.mended).map(\.id))
+        } catch FilingError.stopped {
+            // SIGTERM: what was not adopted yet is adopted at the next start.
         } catch {
             log.error("\(error)")
             lastError = "\(error)"

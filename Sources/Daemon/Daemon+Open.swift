@@ -29,7 +29,7 @@ extension Daemon {
         }
         let library: PhotoLibrary
         do {
-            library = try PhotoLibrary(root: root, log: log)
+            library = try PhotoLibrary(root: root, log: log, rebuildingLostCatalog: false)
         } catch {
             throw .library(error)
         }

@@ -131,6 +131,8 @@ public final class Daemon: @unchecked Sendable {
         let layout = library.layout
         try watchLibraryFolders()
         reconcileLibrary(reason: "start-up")
+        // SIGTERM during the reconcile: `stop()` is queued next; the inboxes are not read.
+        if stopRequested.load(ordering: .relaxed) { return }
         purgeRecentlyDeleted()
         // Before the catch-up finds them: a file refused by an earlier run is not reported again.
         feed(.refusedBefore(refusalsStillInPlace()))

@@ -11,9 +11,14 @@ public final class PhotoLibrary {
     public var catalog: Catalog { filer.catalog }
     public var lifecycle: AssetLifecycle { AssetLifecycle(filer: filer) }
     public var reconciler: Reconciler { Reconciler(filer: filer) }
+    /// How the catalog was lost ("was missing", "was damaged (…)"), until it is rebuilt
+    /// from the files; set only when the library was opened with `rebuildingLostCatalog: false`.
+    public private(set) var lostCatalog: String?
 
-    /// Opens the library at `root`, creating its folders and catalog when missing.
-    public init(root: BytePath, log: Logger) throws(LibraryError) {
+    /// Opens the library at `root`, creating its folders and catalog when missing. A
+    /// lost catalog is rebuilt from the files now, unless `rebuildingLostCatalog` is
+    /// false: the daemon rebuilds it in its start-up reconcile, where SIGTERM is heard.
+    public init(root: BytePath, log: Logger, rebuildingLostCatalog: Bool = true) throws(LibraryError) {
         let layout = LibraryLayout(root: root)
         self.layout = layout
         do {
@@ -55,7 +60,18 @@ public final class PhotoLibrary {
         } catch {
             throw .cannotCreate(path: layout.root, reason: error.errno)
         }
-        if let lost { rebuildCatalog(lost, log: log) }
+        if let lost {
+            if rebuildingLostCatalog { rebuildCatalog(lost, log: log) } else { lostCatalog = lost }
+        }
+    }
+
+    /// Says that the catalog lost as `lostCatalog` says was rebuilt (by the caller's
+    /// reconcile, which compared every file: a fresh catalog has no folder stamps).
+    public func lostCatalogRebuilt() throws(FilingError) {
+        guard let lost = lostCatalog else { return }
+        lostCatalog = nil
+        let sentence = try rebuiltSentence(lost)
+        filer.log.warning(sentence)
     }
 
     /// True only when the catalog is known to be gone: one that cannot be looked at
@@ -73,16 +89,19 @@ public final class PhotoLibrary {
         do {
             let differences = try reconciler.differences(verifyHashes: false)
             try reconciler.repair(differences)
-            let count = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints().count
-            }
-            log.warning(
-                "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
-                    + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
-                    + "catalog and start empty.")
+            let sentence = try rebuiltSentence(what)
+            log.warning(sentence)
         } catch {
             log.error(
                 "The catalog '\(layout.catalogPath.display)' \(what) and rebuilding it failed: \(error)")
         }
+    }
+
+    private func rebuiltSentence(_ what: String) throws(FilingError) -> String {
+        let count = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints().count }
+        return "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
+            + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
+            + "catalog and start empty."
     }
 
     /// The asset a user means by `reference`: an id, or any path of it (its roll

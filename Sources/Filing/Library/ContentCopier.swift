@@ -28,11 +28,11 @@ package final class ContentCopier {
     /// `hash` without a scan. With `size` (the file's `fstat` size), a short read that
     /// reaches it is taken as the end: a regular file's read comes up short only at
     /// its end, so a small file costs one `pread`, not a second one that returns 0.
-    package func hash(_ source: FileDescriptor, path: BytePath, size: Int64? = nil) throws(SystemError)
-        -> (hash: String, size: Int64)
-    {
+    package func hash(
+        _ source: FileDescriptor, path: BytePath, size: Int64? = nil, stop: () -> Bool = { false }
+    ) throws(SystemError) -> (hash: String, size: Int64) {
         var none = EndMarkerScans.none
-        return try stream(source, path: path, into: nil, scanning: &none, expectedSize: size)
+        return try stream(source, path: path, into: nil, scanning: &none, expectedSize: size, stop: stop)
     }
 
     /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs

@@ -73,6 +73,15 @@ extension DaemonProcess {
         log.split(separator: "\n").filter { $0.contains(text) }
     }
 
+    /// Whether the daemon holds a file below `folder` open (it is reading it now).
+    func hasOpen(below folder: BytePath) -> Bool {
+        let descriptors = BytePath("/proc/\(pid)/fd")
+        guard let entries = try? Sys.listDirectory(descriptors) else { return false }
+        return entries.contains { entry in
+            (try? Sys.readLink(descriptors.appending(entry.name)))?.isWithin(folder) == true
+        }
+    }
+
     /// Sends SIGTERM and expects SPEC's stop: exit 0 within 5 s. Returns the seconds it took.
     @discardableResult
     func expectStopWithinFiveSeconds(sourceLocation: SourceLocation = #_sourceLocation) -> Double {
