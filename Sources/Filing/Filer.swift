@@ -18,6 +18,8 @@ public final class Filer: LibraryScoped {
     package let log: Logger
     /// Numbers this process's temporary copies in `.photofiler/tmp`.
     var temporaryCounter = 0
+    /// Where disks were mounted at the last reconcile; nil until read (`Filer+UnmountedDisks`).
+    var mountPoints: MountPoints?
     /// The clock, replaceable in tests.
     public var now: () -> Double = { Date().timeIntervalSince1970 }
 

@@ -42,6 +42,9 @@ public enum FilingError: Error, Sendable {
     /// The daemon was told to stop before this file of its group was read to the end:
     /// it stays in its inbox for the next start (SPEC: SIGTERM exits within 5 s).
     case stopped(path: BytePath)
+    /// Its Roll or album folder is the empty folder where a disk of the library is not
+    /// mounted now (`folder`): filing there would hide the disk's photos (`MountPoints`).
+    case diskNotMounted(path: BytePath, folder: BytePath)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -110,6 +113,9 @@ extension FilingError: CustomStringConvertible {
         case .stopped(let path):
             return
                 "photofiler stopped before '\(path.display)' was filed; it stays in its inbox and is filed at the next start."
+        case .diskNotMounted(let path, let folder):
+            return
+                "'\(path.display)' is left where it is: it belongs in '\(folder.display)', the empty folder where a disk of the library was mounted, and filing it there would hide that disk's photos; mount the disk again, then file it again (the daemon tries it at its next start)."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

@@ -88,5 +88,6 @@ extension Reconciler {
             return stamp
         }
         try filer.catalogCall { () throws(CatalogError) in try catalog.replaceFolderStamps(stamps) }
+        filer.mountPoints = nil
     }
 }

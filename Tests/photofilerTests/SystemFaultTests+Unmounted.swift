@@ -8,8 +8,9 @@ extension SystemFaultTests {
     /// on a disk of its own (symbolic album links, as hard links cannot reach it),
     /// unmounted while the daemon runs, or while it is stopped after a run that could
     /// not look at it (an I/O error: what the last look knew of the folder is kept):
-    /// the asset stays, its album entry stays, and the log says what to do; mounted
-    /// again, the library is as it was.
+    /// the asset stays, its album entry stays, and the log says what to do; a photo
+    /// of that year is not filed into the empty folder; mounted again, the library is
+    /// as it was.
     @Test(arguments: ["while it runs", "after a run that could not look at it"])
     func aRollFolderOnADiskNotMountedEndsNothing(unmounted when: String) throws {
         let scene = try DaemonScene()
@@ -57,6 +58,14 @@ extension SystemFaultTests {
         #expect(
             waitUntil(timeout: 10) { daemon.log.contains("an empty folder where a disk was mounted") },
             "\(daemon.log)")
+        // A photo of that year, dropped now, is not filed into the empty folder (which
+        // would end the asset at the next reconcile): it stays in its inbox, said once.
+        let late = scene.inbox().appending("IMG_\(year.lastComponent.display)0115_120000.jpg")
+        try scene.dropByRename(
+            Pictures.uniqueJPEG(8, tag: "mount"), as: late.lastComponent.display, into: scene.inbox())
+        #expect(daemon.waitForLog("where a disk of the library was mounted"), "\(daemon.log)")
+        #expect(try Sys.listDirectory(year).isEmpty)
+        try Sys.unlink(late)
         #expect(try listJSON(scene.library, []).count == 1, "\(daemon.log)")
         #expect(scene.contents.albumEntries("QQ").count == 1)
         #expect(daemon.terminate() == 0)

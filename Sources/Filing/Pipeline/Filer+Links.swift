@@ -14,6 +14,7 @@ extension Filer {
         _ bytes: BytePath, preferred: BytePath, folder: BytePath, source: BytePath,
         folders: inout FolderSyncer
     ) throws(FilingError) -> BytePath {
+        try refuseUnmountedDisk(rollFolder: folder, source: source)
         let absoluteFolder = layout.absolute(folder)
         let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
             try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
@@ -41,6 +42,7 @@ extension Filer {
         of asset: AssetRecord, into album: AlbumRecord, kind: LinkKind? = nil, item: inout PipelineItem,
         folders: inout FolderSyncer
     ) throws(FilingError) {
+        try refuseUnmountedDisk(album: album, source: item.source)
         folders.touch(layout.albumFolder(album))
         let kind = kind ?? item.request.link
         let still = try systemCall(item.source) { () throws(SystemError) in
@@ -60,6 +62,7 @@ extension Filer {
         of asset: AssetRecord, into album: AlbumRecord, item: inout PipelineItem, folders: inout FolderSyncer
     ) throws(FilingError) {
         guard let videoPath = asset.liveVideo?.rollPath else { return }
+        try refuseUnmountedDisk(album: album, source: item.source)
         folders.touch(layout.albumFolder(album))
         let kind = item.request.link
         let video = try systemCall(item.source) { () throws(SystemError) in

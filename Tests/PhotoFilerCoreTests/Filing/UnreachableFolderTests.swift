@@ -16,7 +16,7 @@ struct UnreachableFolderTests {
     typealias Scene = FolderStampTests.Scene
 
     /// The stamps of the last reconcile, with `folder` recorded on another device.
-    private func stampOnAnotherDevice(_ scene: Scene, folder: String = "Roll/2021/02") throws {
+    static func stampOnAnotherDevice(_ scene: Scene, folder: String = "Roll/2021/02") throws {
         let catalog = scene.library.catalog
         let stamps = try catalog.folderStamps().map { stamp in
             var stamp = stamp
@@ -52,7 +52,7 @@ struct UnreachableFolderTests {
     @Test func anEmptyFolderWhereADiskWasMountedEndsNothing() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
-        try stampOnAnotherDevice(scene)
+        try Self.stampOnAnotherDevice(scene)
         let away = scene.folder.file("disk")
         try Sys.makeDirectories(away)
         try Sys.rename(scene.path("Roll/2021/02/c.jpg"), to: away.appending("c.jpg"))
@@ -74,7 +74,7 @@ struct UnreachableFolderTests {
     @Test func aDiskNotMountedHoldsBackNoRemovalElsewhere() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
-        try stampOnAnotherDevice(scene)
+        try Self.stampOnAnotherDevice(scene)
         try Sys.unlink(scene.path("Roll/2021/02/c.jpg"))
         try Sys.unlink(scene.path("Roll/2020/01/b.jpg"))
         let summary = try scene.reconcile()
@@ -86,7 +86,7 @@ struct UnreachableFolderTests {
     @Test func anEmptyAlbumFolderWhereADiskWasMountedEndsNoMembership() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
-        try stampOnAnotherDevice(scene, folder: "Albums/QQ")
+        try Self.stampOnAnotherDevice(scene, folder: "Albums/QQ")
         let away = scene.folder.file("disk")
         try Sys.makeDirectories(away)
         for name in ["a.jpg", "c.jpg"] {
@@ -129,7 +129,7 @@ struct UnreachableFolderTests {
     @Test func theEmptyFolderRemovedEndsItsAssets() throws {
         let scene = try Scene()
         _ = try scene.reconcile()
-        try stampOnAnotherDevice(scene)
+        try Self.stampOnAnotherDevice(scene)
         try Sys.unlink(scene.path("Roll/2021/02/c.jpg"))
         _ = try scene.reconcile()
         #expect(try scene.library.catalog.asset(id: scene.ids["c"]!)?.isDeleted == false)
