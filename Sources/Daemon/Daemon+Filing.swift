@@ -38,6 +38,12 @@ extension Daemon {
                     (request, FilingOutcome(result, layout: library.layout) { fingerprint(request.source) })
                 }
                 feed(.filed(outcomes))
+                // Changed after it was read and left in its inbox: filed again once it settles
+                // (a duplicate then, when only its times changed).
+                let stayed = zip(requests, results).compactMap { request, result in
+                    (try? result.get())?.sourceStayedChanged == true ? request.source : nil
+                }
+                if !stayed.isEmpty { feed(.found(stayed, unreadAfter: nil)) }
             case .discardInspected:
                 for case .ready(let file) in inspections { file.fd.close() }
             case .log:

@@ -52,6 +52,9 @@ public struct FilingResult: Sendable {
     /// Where the filed file is in the Roll when that is not the asset's own roll
     /// path: a Live Photo's video that joined its still.
     public var pairedVideoPath: BytePath?
+    /// Move mode: the inbox file changed after it was read (saved again, or only its
+    /// times touched) and stayed in its inbox; the daemon looks at it again.
+    public var sourceStayedChanged = false
 
     /// The roll path of the file this request filed.
     public var rollPath: BytePath? { pairedVideoPath ?? asset?.rollPath }

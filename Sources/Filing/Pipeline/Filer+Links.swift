@@ -112,16 +112,20 @@ extension Filer {
     /// the new bytes stay and are filed in their turn (the rename or the write was an
     /// event). A file the Roll links itself goes whatever it holds now: its bytes are
     /// the Roll's. A failure here loses nothing (the file is filed), so it is a warning.
-    func removeSource(_ item: PipelineItem) {
+    ///
+    /// Returns false when the file stayed because it changed: a change that makes no
+    /// event the daemon files on (`touch`, an app setting the time it downloaded the
+    /// file) would otherwise leave it in the inbox until the next rescan.
+    func removeSource(_ item: PipelineItem) -> Bool {
         let source = item.source
         do {
             if let inspected = item.status {
                 let rollHoldsSource = item.linksSource && item.rollPath != nil
-                guard let there = try Sys.statusIfExists(source),
-                    rollHoldsSource ? there.isSameFile(as: inspected) : there.isUnchanged(since: inspected)
+                guard let there = try Sys.statusIfExists(source) else { return true }
+                guard rollHoldsSource ? there.isSameFile(as: inspected) : there.isUnchanged(since: inspected)
                 else {
                     log.debug("'\(source.display)' was saved again while it was filed; the new file stays.")
-                    return
+                    return false
                 }
             }
             try Sys.unlinkIfPresent(source)
@@ -130,6 +134,7 @@ extension Filer {
                 "'\(source.display)' was filed but could not be removed from its inbox (\(error.errno.message)); remove it by hand."
             )
         }
+        return true
     }
 
     /// A restore is recorded: its Recently Deleted files go (the still's, and a Live

@@ -232,7 +232,9 @@ extension Filer {
         // 6. Every file of the group is durable: the sources go, then what a restore left.
         for position in linked {
             let item = items[position]
-            if item.request.mode == .move, item.plan != .alreadySeen { removeSource(item) }
+            if item.request.mode == .move, item.plan != .alreadySeen {
+                items[position].sourceStayedChanged = !removeSource(item)
+            }
             if case .restore(let asset) = item.plan { removeRecentlyDeletedFiles(of: asset, item) }
         }
     }
@@ -374,6 +376,16 @@ extension Filer {
     /// What filing one item did, once the group is done.
     private func outcome(of item: PipelineItem, in items: [PipelineItem]) -> Result<FilingResult, FilingError>
     {
+        planOutcome(of: item, in: items).map { result in
+            var result = result
+            result.sourceStayedChanged = item.sourceStayedChanged
+            return result
+        }
+    }
+
+    private func planOutcome(of item: PipelineItem, in items: [PipelineItem]) -> Result<
+        FilingResult, FilingError
+    > {
         if let failure = item.failure { return .failure(failure) }
         switch item.plan {
         case .alreadySeen:

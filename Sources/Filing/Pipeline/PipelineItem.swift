@@ -37,6 +37,9 @@ struct PipelineItem {
     var restoredVideo: (rollFile: BytePath, trashFile: BytePath)?
     var asset: AssetRecord?
     var failure: FilingError?
+    /// Move mode: its name held another file, or the file had changed, when it was to
+    /// go, so it stayed (`Filer.removeSource`).
+    var sourceStayedChanged = false
 
     var isActive: Bool { failure == nil }
 

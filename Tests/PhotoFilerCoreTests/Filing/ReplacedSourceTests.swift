@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -110,6 +111,7 @@ struct ReplacedSourceTests {
         let results = library.filer.file(inspected: inspections, requests: [request])
         #expect(try results[0].get().asset?.id == known.id, "the inspected bytes are the known asset's")
         #expect(try sha256(of: source) == newHash, "the picture saved again stays in the inbox")
+        #expect(try results[0].get().sourceStayedChanged, "the daemon is told to look at it again")
 
         let again = library.filer.file([request])
         #expect(try again[0].get().asset?.hash == newHash)
@@ -135,5 +137,30 @@ struct ReplacedSourceTests {
         #expect(try library.catalog.asset(id: known.id)?.isDeleted == true)
         #expect(regularFiles(under: library.layout.roll).isEmpty)
         #expect(try sha256(of: scene.source) == newHash)
+    }
+
+    /// A known picture again whose times alone are set before its removal (`touch`, an
+    /// app stamping the time it downloaded the file): it stays, and the daemon is told
+    /// to look at it again, as no event it files on comes; filed again, it goes.
+    @Test func aSourceTouchedBeforeItsRemovalIsLookedAtAgain() throws {
+        let scene = try Scene()
+        let (library, source, request) = (scene.library, scene.source, scene.request)
+        let known = try scene.fileTheSamePictureFirst()
+
+        let inspections = library.filer.inspector.inspect([request])
+        var times = [
+            timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0),
+        ]
+        #expect(source.withCString { utimensat(AT_FDCWD, $0, &times, 0) } == 0)
+
+        let results = library.filer.file(inspected: inspections, requests: [request])
+        let result = try results[0].get()
+        #expect(result.asset?.id == known.id)
+        #expect(result.sourceStayedChanged)
+        #expect(try Sys.statusIfExists(source) != nil)
+
+        let again = try library.filer.file([request])[0].get()
+        #expect(again.asset?.id == known.id && !again.sourceStayedChanged)
+        #expect(try Sys.statusIfExists(source) == nil, "gone once filed again")
     }
 }
