@@ -83,9 +83,12 @@ extension Daemon {
     /// so an album entry removed later is seen as any other. The Roll's folders nest
     /// to any depth, so each must see a folder made in it; an album is one folder,
     /// which need not see the daemon's own links made.
-    func watchLibraryFolders() throws {
+    /// Watches `Roll/` and `Albums/`; `again` walks them anew, for folders whose
+    /// path leads to another folder now (a disk mounted there).
+    func watchLibraryFolders(again: Bool = false) throws {
         let layout = library.layout
-        for (folder, leaves) in [(layout.roll, nil), (layout.albums, 1)] where !watcher.isWatching(folder) {
+        for (folder, leaves) in [(layout.roll, nil), (layout.albums, 1)]
+        where again || !watcher.isWatching(folder) {
             try Sys.makeDirectories(folder)
             try watcher.watch(directory: folder, namesOnly: true, leavesAt: leaves)
         }

@@ -55,6 +55,8 @@ public final class Daemon: @unchecked Sendable {
     /// Wakes the machines at the earliest of their deadlines.
     var timer: DeadlineTimer!
     var signals: SignalWatcher?
+    /// Hears disks mounted and unmounted (`Daemon+Mounts`).
+    var mounts: MountTableWatcher?
     /// The periodic rescan, the daily purge, the systemd watchdog.
     var timers: [DispatchSourceTimer] = []
     /// Candidates found by the looks and scans of the watcher batch in hand, armed by its `.settle`.
@@ -147,6 +149,7 @@ public final class Daemon: @unchecked Sendable {
             self.stateChanged()
         }
         schedule(every: Self.purgeInterval, enabled: true) { [unowned self] in self.purgeRecentlyDeleted() }
+        watchMounts()
         if let ping = notifier.watchdogPingInterval {
             let milliseconds = Int(
                 ping.components.seconds * 1000 + ping.components.attoseconds / 1_000_000_000_000_000)

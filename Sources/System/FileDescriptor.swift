@@ -56,6 +56,13 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Blocks until `poll` reports `POLLPRI` (or an error condition) on the descriptor:
+    /// how `/proc/self/mountinfo` tells that the mount table changed. Retries EINTR.
+    public func waitForPriorityEvent() throws(SystemError) {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLPRI), revents: 0)
+        _ = try Sys.checkCount("poll", nil) { Int(poll(&entry, 1, -1)) }
+    }
+
     /// `ftruncate`: the file cut (or grown with a hole) to `size` bytes.
     public func truncate(to size: Int64) throws(SystemError) {
         try FaultInjection.mutating("ftruncate") { () throws(SystemError) in

@@ -224,6 +224,21 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
     }
 
+    /// Whether the path of a watched folder leads to another folder now, or to none: a
+    /// disk mounted on it or above it (its watch sits on the folder the disk covers),
+    /// or unmounted. A `stat` of each watched folder; `watch` again walks a root anew.
+    public func anyFolderReplaced() -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return table.watchedFolders.contains { folder in
+            do {
+                guard let status = try Sys.statusIfExists(folder.path) else { return true }
+                return status.device != folder.device || status.inode != folder.inode
+            } catch {
+                return true  // could not look: a look at the whole tree says what it is
+            }
+        }
+    }
+
     /// Cancels the read source; libinotifytools is cleaned up (`inotifytools_cleanup`)
     /// once Dispatch has let go of its fd. A new watcher may be made afterwards.
     public func stop() {

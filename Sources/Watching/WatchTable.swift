@@ -20,6 +20,8 @@ package struct WatchTable {
     private var children: [BytePath: Set<BytePath>] = [:]
 
     package var count: Int { folders.count }
+    /// Every watched folder, in no order.
+    package var watchedFolders: Dictionary<CInt, Folder>.Values { folders.values }
 
     package func folder(wd: CInt) -> Folder? { folders[wd] }
 

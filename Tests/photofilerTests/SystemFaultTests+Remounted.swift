@@ -1,0 +1,71 @@
+import Foundation
+import PhotoFilerSystem
+import TestSupport
+import Testing
+
+extension SystemFaultTests {
+    /// SPEC "Deletion" ("within 2 s while the daemon runs") after a disk comes back:
+    /// a year of the Roll on a disk of its own, unmounted and mounted again under the
+    /// running daemon. A mount makes no inotify event; the daemon hears the mount
+    /// table, watches the disk's folders and reconciles, so a roll file removed on it
+    /// afterwards is a deletion within seconds, not at the next start.
+    @Test func aRollFolderMountedAgainUnderTheRunningDaemonIsWatched() throws {
+        let scene = try DaemonScene()
+        let arguments = ["--settle", "100", "--link", "symbolic"]
+        var daemon = try scene.start(arguments)
+        try scene.dropByRename(Pictures.uniqueJPEG(9, tag: "remount"), as: "IMG_9.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let rollFile = BytePath(try #require(try listJSON(scene.library, []).first?["path"] as? String))
+        let year = rollFile.parent.parent
+        let copy = scene.folder.file("year")
+        let moved = Machine.shell(
+            "cp -a '\(year.display)' '\(copy.display)' && rm -r '\(year.display)' && mkdir '\(year.display)'")
+        try #require(moved.status == 0, "\(moved.output)")
+        func mountDisk() throws {
+            let failure = Machine.mountTmpfs(year, size: "16m")
+            try #require(failure == nil, "\(failure ?? "")")
+            let filled = Machine.shell("cp -a '\(copy.display)/.' '\(year.display)/'")
+            try #require(filled.status == 0, "\(filled.output)")
+        }
+        try mountDisk()
+        defer { Machine.unmount(year) }
+        daemon = try scene.start(arguments)  // stamps the year on the disk's device
+
+        var unmounted = (status: Int32(-1), output: "")
+        #expect(
+            waitUntil(timeout: 10) {
+                unmounted = Machine.shell("umount '\(year.display)'")
+                return unmounted.status == 0
+            }, "\(unmounted.output)")
+        #expect(daemon.waitForLog("an empty folder where a disk was mounted"), "\(daemon.log)")
+        try mountDisk()
+        #expect(daemon.waitForLog("Reconciled (a disk was mounted or unmounted)"), "\(daemon.log)")
+
+        try Sys.unlink(rollFile)
+        #expect(
+            waitUntil(timeout: 10) { (try? listJSON(scene.library, []).count) == 0 },
+            "the removal on the disk mounted again is seen: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// An inbox on a disk mounted after the daemon started (an external disk, a NAS
+    /// mounted at login), its folder made on it then: what lands in it is filed.
+    @Test func anInboxOnADiskMountedUnderTheRunningDaemonIsWatched() throws {
+        let scene = try DaemonScene()
+        let disk = scene.folder.file("disk")
+        let inbox = disk.appending("QQ")
+        try Sys.makeDirectories(disk)
+        let daemon = try scene.start(["--settle", "100", "--inbox", "Disk=\(inbox.display)"])
+        let failure = Machine.mountTmpfs(disk, size: "16m")
+        try #require(failure == nil, "\(failure ?? "")")
+        defer { Machine.unmount(disk) }
+        try Sys.makeDirectories(inbox)
+        try writeFile(inbox.appending("IMG_1.jpg"), Pictures.uniqueJPEG(1, tag: "mounted inbox"))
+
+        #expect(scene.waitForAlbum("Disk", count: 1), "\(daemon.log)")
+        try writeFile(inbox.appending("IMG_2.jpg"), Pictures.uniqueJPEG(2, tag: "mounted inbox"))
+        #expect(scene.waitForAlbum("Disk", count: 2), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+}
