@@ -7,14 +7,32 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 
 /// syncfs(2): flushes the whole file system that holds `fd`.
 static inline int photofiler_syncfs(int fd) { return syncfs(fd); }
+
+/// statx(2) for the mount that holds `fd`'s file (STATX_MNT_ID, Linux 5.8): two paths
+/// on one file system may sit on two mounts (a bind mount), and link(2) between them
+/// fails with EXDEV although their st_dev is the same. `statx` and its mask are
+/// declared only under _GNU_SOURCE. Returns 0 and sets `*mount`, or -1 with errno set
+/// (ENOSYS when the kernel does not give the mount).
+static inline int photofiler_mount_id(int fd, unsigned long long *mount) {
+    struct statx status;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &status) != 0) return -1;
+    if (!(status.stx_mask & STATX_MNT_ID)) {
+        errno = ENOSYS;
+        return -1;
+    }
+    *mount = status.stx_mnt_id;
+    return 0;
+}
 
 /// fcntl(2) F_SETLEASE: `F_SETLEASE` is defined by <fcntl.h> only under _GNU_SOURCE,
 /// and fcntl is variadic. `type` is F_RDLCK (0) or F_UNLCK (2). Returns 0, or -1

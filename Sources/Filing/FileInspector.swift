@@ -17,6 +17,8 @@ import Synchronization
 public final class FileInspector: LibraryScoped, @unchecked Sendable {
     package let layout: LibraryLayout
     package let libraryDevice: UInt64
+    /// The mount the library is on; nil when the kernel does not say.
+    private let libraryMount: UInt64?
     package let copier = ContentCopier()
     /// The helpers that read the bytes; started on the first file, so commands that
     /// only read the catalog (`list`, `albums`) never start one.
@@ -27,6 +29,13 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     public init(layout: LibraryLayout, helpers: HelperPool = .shared) throws(SystemError) {
         self.layout = layout
         self.libraryDevice = try Sys.status(layout.root, followLinks: true).device
+        let root = try Sys.openDirectory(layout.root)
+        defer { root.close() }
+        do {
+            libraryMount = try root.mountID()
+        } catch {
+            libraryMount = nil  // a kernel before 5.8, a filter that refuses statx: links are tried
+        }
         self.helpers = helpers
     }
 
@@ -51,7 +60,7 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
         for (index, request) in requests.enumerated() where !stop() {
             do throws(FilingError) {
                 let (source, fd, status) = try openSource(request)
-                if mustCopy(request, status: status) {
+                if mustCopy(request, status: status, fd: fd) {
                     fd.close()
                     continue
                 }
@@ -204,11 +213,18 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     }
 
     /// True when the bytes must be copied rather than linked into the Roll: the source
-    /// stays (keep, copy), lives on another file system, or belongs to another user
+    /// stays (keep, copy), lives on another file system or on another mount of the
+    /// library's (a bind mount: link(2) says EXDEV), or belongs to another user
     /// (fs.protected_hardlinks refuses to link it, and its owner could still change it).
-    package func mustCopy(_ request: FilingRequest, status: FileStatus) -> Bool {
+    package func mustCopy(_ request: FilingRequest, status: FileStatus, fd: FileDescriptor) -> Bool {
         let ownedByAnother = status.userID != effectiveUserID && effectiveUserID != 0
-        return request.mode != .move || status.device != libraryDevice || ownedByAnother
+        if request.mode != .move || status.device != libraryDevice || ownedByAnother { return true }
+        guard let libraryMount else { return false }
+        do {
+            return try fd.mountID() != libraryMount
+        } catch {
+            return false  // not known: the link is tried, and says what is wrong if it fails
+        }
     }
 
     /// What a helper says the open file is.

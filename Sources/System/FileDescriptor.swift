@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// An open file descriptor. Not closed automatically: the owner calls `close()`
@@ -18,6 +19,14 @@ public struct FileDescriptor: Hashable, Sendable {
         var raw = stat()
         try Sys.check("fstat", nil) { fstat(rawValue, &raw) }
         return FileStatus(raw)
+    }
+
+    /// The id of the mount the file is on (`statx`'s `stx_mnt_id`), which a bind mount
+    /// has of its own: hard links cannot cross mounts, even within one file system.
+    public func mountID() throws(SystemError) -> UInt64 {
+        var mount: UInt64 = 0
+        try Sys.check("statx", nil) { photofiler_mount_id(rawValue, &mount) }
+        return mount
     }
 
     /// Reads up to `buffer.count` bytes; 0 at end of file.

@@ -68,4 +68,25 @@ extension SystemFaultTests {
         #expect(scene.waitForAlbum("Disk", count: 2), "\(daemon.log)")
         #expect(daemon.terminate() == 0)
     }
+
+    /// An inbox reached through a bind mount of a folder on the library's own file
+    /// system: the same device number, another mount, where link(2) says EXDEV. The
+    /// file is copied in, as from another file system, and leaves its inbox.
+    @Test func anInboxOnABindMountOfTheLibrarysFileSystemIsFiled() throws {
+        let scene = try DaemonScene()
+        let real = scene.folder.file("real")
+        let inbox = scene.folder.file("bound")
+        try Sys.makeDirectories(real)
+        try Sys.makeDirectories(inbox)
+        let bound = Machine.shell("mount --bind '\(real.display)' '\(inbox.display)'")
+        try #require(bound.status == 0, "\(bound.output)")
+        defer { Machine.unmount(inbox) }
+        let daemon = try scene.start(["--settle", "100", "--inbox", "Bound=\(inbox.display)"])
+        try writeFile(inbox.appending("IMG_1.jpg"), Pictures.uniqueJPEG(1, tag: "bind mount"))
+        #expect(scene.waitForAlbum("Bound", count: 1), "\(daemon.log)")
+        #expect(
+            waitUntil { LibraryContents.files(below: real).isEmpty }, "it leaves its inbox: \(daemon.log)")
+        #expect(!daemon.log.contains("cross-device"), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
 }

@@ -29,7 +29,7 @@ extension Filer {
         var copy: BytePath? = nil
         do throws(FilingError) {
             let hashed: (hash: String, size: Int64)
-            if inspector.mustCopy(request, status: before) {
+            if inspector.mustCopy(request, status: before, fd: fd) {
                 let path = nextTemporaryPath()
                 let out = try systemCall(source) { () throws(SystemError) in
                     try Sys.createExclusive(path, mode: 0o644)
