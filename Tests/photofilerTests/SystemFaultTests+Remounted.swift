@@ -11,38 +11,17 @@ extension SystemFaultTests {
     /// afterwards is a deletion within seconds, not at the next start.
     @Test func aRollFolderMountedAgainUnderTheRunningDaemonIsWatched() throws {
         let scene = try DaemonScene()
-        let arguments = ["--settle", "100", "--link", "symbolic"]
-        var daemon = try scene.start(arguments)
-        try scene.dropByRename(Pictures.uniqueJPEG(9, tag: "remount"), as: "IMG_9.jpg", into: scene.inbox())
-        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
-        #expect(daemon.terminate() == 0)
-        let rollFile = BytePath(try #require(try listJSON(scene.library, []).first?["path"] as? String))
-        let year = rollFile.parent.parent
-        let copy = scene.folder.file("year")
-        let moved = Machine.shell(
-            "cp -a '\(year.display)' '\(copy.display)' && rm -r '\(year.display)' && mkdir '\(year.display)'")
-        try #require(moved.status == 0, "\(moved.output)")
-        func mountDisk() throws {
-            let failure = Machine.mountTmpfs(year, size: "16m")
-            try #require(failure == nil, "\(failure ?? "")")
-            let filled = Machine.shell("cp -a '\(copy.display)/.' '\(year.display)/'")
-            try #require(filled.status == 0, "\(filled.output)")
-        }
-        try mountDisk()
-        defer { Machine.unmount(year) }
-        daemon = try scene.start(arguments)  // stamps the year on the disk's device
+        let disk = try YearOnItsOwnDisk(scene, picture: Pictures.uniqueJPEG(9, tag: "remount"))
+        try disk.mount()
+        defer { Machine.unmount(disk.year) }
+        let daemon = try scene.start(YearOnItsOwnDisk.arguments)  // stamps the year on the disk's device
 
-        var unmounted = (status: Int32(-1), output: "")
-        #expect(
-            waitUntil(timeout: 10) {
-                unmounted = Machine.shell("umount '\(year.display)'")
-                return unmounted.status == 0
-            }, "\(unmounted.output)")
+        disk.unmount()
         #expect(daemon.waitForLog("an empty folder where a disk was mounted"), "\(daemon.log)")
-        try mountDisk()
+        try disk.mount()
         #expect(daemon.waitForLog("Reconciled (a disk was mounted or unmounted)"), "\(daemon.log)")
 
-        try Sys.unlink(rollFile)
+        try Sys.unlink(disk.rollFile)
         #expect(
             waitUntil(timeout: 10) { (try? listJSON(scene.library, []).count) == 0 },
             "the removal on the disk mounted again is seen: \(daemon.log)")

@@ -14,28 +14,12 @@ extension SystemFaultTests {
     @Test(arguments: ["while it runs", "after a run that could not look at it"])
     func aRollFolderOnADiskNotMountedEndsNothing(unmounted when: String) throws {
         let scene = try DaemonScene()
-        let arguments = ["--settle", "100", "--link", "symbolic"]
-        var daemon = try scene.start(arguments)
-        try scene.dropByRename(Pictures.uniqueJPEG(7, tag: "mount"), as: "IMG_7.jpg", into: scene.inbox())
-        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
-        #expect(daemon.terminate() == 0)
-        let rollFile = BytePath(try #require(try listJSON(scene.library, []).first?["path"] as? String))
-        let year = rollFile.parent.parent
-        // The year moved to a disk of its own, mounted where it was (a tmpfs, filled
-        // from a copy each time it is mounted).
-        let copy = scene.folder.file("year")
-        let moved = Machine.shell(
-            "cp -a '\(year.display)' '\(copy.display)' && rm -r '\(year.display)' && mkdir '\(year.display)'")
-        try #require(moved.status == 0, "\(moved.output)")
-        func mountDisk() throws {
-            let failure = Machine.mountTmpfs(year, size: "16m")
-            try #require(failure == nil, "\(failure ?? "")")
-            let filled = Machine.shell("cp -a '\(copy.display)/.' '\(year.display)/'")
-            try #require(filled.status == 0, "\(filled.output)")
-        }
-        try mountDisk()
+        let arguments = YearOnItsOwnDisk.arguments
+        let disk = try YearOnItsOwnDisk(scene, picture: Pictures.uniqueJPEG(7, tag: "mount"))
+        let (rollFile, year) = (disk.rollFile, disk.year)
+        try disk.mount()
         defer { Machine.unmount(year) }
-        daemon = try scene.start(arguments)  // its reconcile stamps the year on the disk's device
+        var daemon = try scene.start(arguments)  // its reconcile stamps the year on the disk's device
         #expect(try Binary.run("check", "--library", scene.library.display).status == 0)
 
         if when == "after a run that could not look at it" {
@@ -47,13 +31,7 @@ extension SystemFaultTests {
             #expect(daemon.waitForLog("could not look at '\(relative.display)'"), "\(daemon.log)")
             #expect(daemon.terminate() == 0)
         }
-        // Busy while the daemon hands the roll file to a thumbnail helper: tried until it is not.
-        var unmounted = (status: Int32(-1), output: "")
-        #expect(
-            waitUntil(timeout: 10) {
-                unmounted = Machine.shell("umount '\(year.display)'")
-                return unmounted.status == 0
-            }, "\(unmounted.output)")
+        disk.unmount()
         if when == "after a run that could not look at it" { daemon = try scene.start(arguments) }
         #expect(
             waitUntil(timeout: 10) { daemon.log.contains("an empty folder where a disk was mounted") },
@@ -73,7 +51,7 @@ extension SystemFaultTests {
         #expect(check.status == 1)
         #expect(check.stdout.contains("mount the disk again"), "\(check.stdout)")
 
-        try mountDisk()
+        try disk.mount()
         daemon = try scene.start(arguments)
         #expect(try listJSON(scene.library, []).count == 1, "\(daemon.log)")
         #expect(daemon.terminate() == 0)

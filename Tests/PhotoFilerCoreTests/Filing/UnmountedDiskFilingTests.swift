@@ -50,11 +50,7 @@ struct UnmountedDiskFilingTests {
 
     @Test func aPhotoForAYearOnADiskNotMountedStaysInItsInbox() throws {
         let scene = try Scene()
-        _ = try scene.reconcile()
-        try UnreachableFolderTests.stampOnAnotherDevice(scene, folder: "Roll/2021")
-        let away = scene.folder.file("disk")
-        try Sys.makeDirectories(away)
-        try Sys.rename(scene.path("Roll/2021/02"), to: away.appending("02"))
+        let away = try UnreachableFolderTests.unmountDisk(scene, at: "Roll/2021", holding: ["02"])
 
         let february = try photo(scene, dated: "20210215", fixture: "progressive_go_video-001.jpeg")
         expectNotMounted(try file(scene, february), folder: "Roll/2021", source: february, scene: scene)
@@ -82,13 +78,7 @@ struct UnmountedDiskFilingTests {
 
     @Test func aPhotoForAnAlbumOnADiskNotMountedStaysInItsInbox() throws {
         let scene = try Scene()
-        _ = try scene.reconcile()
-        try UnreachableFolderTests.stampOnAnotherDevice(scene, folder: "Albums/QQ")
-        let away = scene.folder.file("disk")
-        try Sys.makeDirectories(away)
-        for name in ["a.jpg", "c.jpg"] {
-            try Sys.rename(scene.path("Albums/QQ/\(name)"), to: away.appending(name))
-        }
+        _ = try UnreachableFolderTests.unmountDisk(scene, at: "Albums/QQ", holding: ["a.jpg", "c.jpg"])
         let rollBefore = try Sys.listDirectory(scene.path("Roll/2020/01")).count
 
         let source = try photo(scene, dated: "20200110", fixture: "cmyk_go_video-001.jpeg")

@@ -26,6 +26,17 @@ struct UnreachableFolderTests {
         try catalog.replaceFolderStamps(stamps)
     }
 
+    /// The disk at `folder` taken away: after a first reconcile, its stamp names another
+    /// device, and its entries `names` are moved to `disk/`, which is returned.
+    static func unmountDisk(_ scene: Scene, at folder: String, holding names: [String]) throws -> BytePath {
+        _ = try scene.reconcile()
+        try stampOnAnotherDevice(scene, folder: folder)
+        let away = scene.folder.file("disk")
+        try Sys.makeDirectories(away)
+        for name in names { try Sys.rename(scene.path("\(folder)/\(name)"), to: away.appending(name)) }
+        return away
+    }
+
     private func lookFailures(_ differences: [Difference]) -> [BytePath: LookFailure] {
         var failures: [BytePath: LookFailure] = [:]
         for case .couldNotLook(let path, let reason) in differences { failures[path] = reason }
@@ -51,11 +62,7 @@ struct UnreachableFolderTests {
 
     @Test func anEmptyFolderWhereADiskWasMountedEndsNothing() throws {
         let scene = try Scene()
-        _ = try scene.reconcile()
-        try Self.stampOnAnotherDevice(scene)
-        let away = scene.folder.file("disk")
-        try Sys.makeDirectories(away)
-        try Sys.rename(scene.path("Roll/2021/02/c.jpg"), to: away.appending("c.jpg"))
+        let away = try Self.unmountDisk(scene, at: "Roll/2021/02", holding: ["c.jpg"])
         try expectTwoReconcilesEndNothing(scene, .notMounted)
         let check = try scene.library.reconciler.differences(verifyHashes: true)
         #expect(lookFailures(check) == [BytePath("Roll/2021/02"): .notMounted])
@@ -85,13 +92,7 @@ struct UnreachableFolderTests {
 
     @Test func anEmptyAlbumFolderWhereADiskWasMountedEndsNoMembership() throws {
         let scene = try Scene()
-        _ = try scene.reconcile()
-        try Self.stampOnAnotherDevice(scene, folder: "Albums/QQ")
-        let away = scene.folder.file("disk")
-        try Sys.makeDirectories(away)
-        for name in ["a.jpg", "c.jpg"] {
-            try Sys.rename(scene.path("Albums/QQ/\(name)"), to: away.appending(name))
-        }
+        let away = try Self.unmountDisk(scene, at: "Albums/QQ", holding: ["a.jpg", "c.jpg"])
         for _ in 0..<2 {
             let summary = try scene.reconcile()
             #expect(lookFailures(summary.mended) == [BytePath("Albums/QQ"): .notMounted])

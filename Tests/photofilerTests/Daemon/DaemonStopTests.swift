@@ -14,12 +14,7 @@ import Testing
         let scene = try DaemonScene()
         let inbox = scene.inbox()
         let count = 250
-        try Sys.makeDirectories(inbox)
-        let made = Machine.shell(
-            "cd '\(inbox.display)' && for i in $(seq 1 \(count)); do truncate -s 64M clip$i.mov; done")
-        try #require(made.status == 0, "\(made.output)")
-        let daemon = try scene.start(["--settle", "0"], waitForReady: false)
-        #expect(waitUntil(timeout: 20) { daemon.hasOpen(below: inbox) }, "\(daemon.log)")
+        let daemon = try startReadingLargeFiles(scene, count: count, in: inbox)
 
         let took = daemon.expectStopWithinFiveSeconds()
         #expect(LibraryContents.files(below: inbox).count == count)
@@ -62,12 +57,7 @@ import Testing
         let scene = try DaemonScene()
         let folder = scene.library.appending("Roll/2023/01")
         let count = 250
-        try Sys.makeDirectories(folder)
-        let made = Machine.shell(
-            "cd '\(folder.display)' && for i in $(seq 1 \(count)); do truncate -s 64M clip$i.mov; done")
-        try #require(made.status == 0, "\(made.output)")
-        let daemon = try scene.start(["--settle", "0"], waitForReady: false)
-        #expect(waitUntil(timeout: 20) { daemon.hasOpen(below: folder) }, "\(daemon.log)")
+        let daemon = try startReadingLargeFiles(scene, count: count, in: folder)
 
         let took = daemon.expectStopWithinFiveSeconds()
         #expect(LibraryContents.files(below: folder).count == count)
@@ -76,5 +66,19 @@ import Testing
         print(
             "SIGTERM while \(count) roll files of 64 MiB were adopted: stopped in \(String(format: "%.2f", took)) s"
         )
+    }
+
+    /// Makes `count` sparse files of 64 MiB in `folder`, starts the daemon, and waits
+    /// until it reads one of them.
+    private func startReadingLargeFiles(_ scene: DaemonScene, count: Int, in folder: BytePath) throws
+        -> DaemonProcess
+    {
+        try Sys.makeDirectories(folder)
+        let made = Machine.shell(
+            "cd '\(folder.display)' && for i in $(seq 1 \(count)); do truncate -s 64M clip$i.mov; done")
+        try #require(made.status == 0, "\(made.output)")
+        let daemon = try scene.start(["--settle", "0"], waitForReady: false)
+        #expect(waitUntil(timeout: 20) { daemon.hasOpen(below: folder) }, "\(daemon.log)")
+        return daemon
     }
 }
