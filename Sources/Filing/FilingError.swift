@@ -45,6 +45,9 @@ public enum FilingError: Error, Sendable {
     /// Its Roll or album folder is the empty folder where a disk of the library is not
     /// mounted now (`folder`): filing there would hide the disk's photos (`MountPoints`).
     case diskNotMounted(path: BytePath, folder: BytePath)
+    /// Its Roll folder is on another disk than `.photofiler/` (a year moved onto a disk
+    /// of its own): a file enters the Roll by a hard link from the library's disk.
+    case rollFolderOnAnotherDisk(path: BytePath, folder: BytePath)
     case system(SystemError)
     case catalog(CatalogError)
 
@@ -115,7 +118,10 @@ extension FilingError: CustomStringConvertible {
                 "photofiler stopped before '\(path.display)' was filed; it stays in its inbox and is filed at the next start."
         case .diskNotMounted(let path, let folder):
             return
-                "'\(path.display)' is left where it is: it belongs in '\(folder.display)', the empty folder where a disk of the library was mounted, and filing it there would hide that disk's photos; mount the disk again, then file it again (the daemon tries it at its next start)."
+                "'\(path.display)' is left where it is: it belongs in '\(folder.display)', the empty folder where a disk of the library was mounted, and filing it there would hide that disk's photos; mount the disk again, then file it again (the daemon tries it again once the disk is mounted)."
+        case .rollFolderOnAnotherDisk(let path, let folder):
+            return
+                "'\(path.display)' is left where it is: it belongs in '\(folder.display)', which is on another disk than the library's '.photofiler' folder, and photofiler puts a file into the Roll by a hard link from the library's disk so that no half-copied file is ever seen there; move that folder back onto the library's disk, or copy the photo into it by hand."
         case .system(let error):
             return "A file operation failed: \(error); check the path and try again."
         case .catalog(let error):

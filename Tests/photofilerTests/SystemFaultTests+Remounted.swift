@@ -21,6 +21,13 @@ extension SystemFaultTests {
         try disk.mount()
         #expect(daemon.waitForLog("Reconciled (a disk was mounted or unmounted)"), "\(daemon.log)")
 
+        // A photo of that year cannot enter a Roll folder on another disk (a roll file is
+        // a hard link from the library's disk): it stays, said in one sentence.
+        let late = "IMG_\(disk.year.lastComponent.display)0115_120000.jpg"
+        try scene.dropByRename(Pictures.uniqueJPEG(10, tag: "remount"), as: late, into: scene.inbox())
+        #expect(daemon.waitForLog("which is on another disk than the library's"), "\(daemon.log)")
+        #expect(LibraryContents.files(below: scene.inbox()).count == 1)
+
         try Sys.unlink(disk.rollFile)
         #expect(
             waitUntil(timeout: 10) { (try? listJSON(scene.library, []).count) == 0 },

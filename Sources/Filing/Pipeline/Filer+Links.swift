@@ -16,20 +16,26 @@ extension Filer {
     ) throws(FilingError) -> BytePath {
         try refuseUnmountedDisk(rollFolder: folder, source: source)
         let absoluteFolder = layout.absolute(folder)
-        let placed = try systemCall(source) { () throws(SystemError) -> BytePath in
-            try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
-                let name = absoluteFolder.appending(candidate)
-                do throws(SystemError) {
-                    try Sys.link(bytes, to: name)
-                } catch  where error.errno == .noSuchFile {
-                    // The folder is missing, or the bytes are gone (the second link says which).
-                    if try Sys.makeDirectories(absoluteFolder) {
-                        folders.touch(absoluteFolder.parent)
-                        folders.touch(absoluteFolder.parent.parent)
+        let placed: BytePath
+        do {
+            placed = try systemCall(source) { () throws(SystemError) -> BytePath in
+                try NameAllocator.allocate(preferred: preferred) { (candidate) throws(SystemError) in
+                    let name = absoluteFolder.appending(candidate)
+                    do throws(SystemError) {
+                        try Sys.link(bytes, to: name)
+                    } catch  where error.errno == .noSuchFile {
+                        // The folder is missing, or the bytes are gone (the second link says which).
+                        if try Sys.makeDirectories(absoluteFolder) {
+                            folders.touch(absoluteFolder.parent)
+                            folders.touch(absoluteFolder.parent.parent)
+                        }
+                        try Sys.link(bytes, to: name)
                     }
-                    try Sys.link(bytes, to: name)
                 }
             }
+        } catch .system(let error) where error.errno == .crossDevice {
+            // `bytes` is on the library's disk (a source elsewhere was copied into `.photofiler/tmp`).
+            throw .rollFolderOnAnotherDisk(path: source, folder: absoluteFolder)
         }
         folders.touch(absoluteFolder)
         return folder.appending(placed)
