@@ -75,7 +75,7 @@ package struct FilingQueue {
     /// The shortage was logged; the next success clears it, so a later one is logged anew.
     private var shortageReported = false
     /// Refused files already reported: the size each path had when it was.
-    private var refusals: [BytePath: Int64] = [:]
+    private var refusals: [BytePath: Refusal] = [:]
     private var progress: WorkProgress?
     package private(set) var filedCount = 0
 
@@ -152,7 +152,7 @@ package struct FilingQueue {
             stopping = true
             return []
         case .refusedBefore(let fingerprints):
-            for fingerprint in fingerprints { refusals[fingerprint.path] = fingerprint.size }
+            for fingerprint in fingerprints { refusals[fingerprint.path] = Refusal(size: fingerprint.size) }
             return []
         }
     }
@@ -286,7 +286,9 @@ package struct FilingQueue {
             // A refusal, a helper that crashed or hung on it: said once for this
             // file; said again only once it has changed (and failed again).
             var actions: [Action] = [.recordError(error.description)]
-            if refusals.updateValue(fingerprint.size, forKey: fingerprint.path) != fingerprint.size {
+            let said = refusals.updateValue(
+                Refusal(size: fingerprint.size, reason: error.description), forKey: fingerprint.path)
+            if said?.isSaid(size: fingerprint.size, reason: error.description) != true {
                 actions.append(.log(.error, error.description))
                 if let detail = error.detail { actions.append(.log(.debug, detail)) }
                 // One that could not be looked at (-1) is tried and said again after a restart.
@@ -348,6 +350,18 @@ package enum FilingOutcome {
         case .filed(let id, _), .restored(let id, _), .duplicate(let id, _, joinedAlbum: true): return id
         case .duplicate, .alreadySeen, .failed: return nil
         }
+    }
+}
+
+/// A refusal said: the refused file's size, and the sentence (nil for one said by an
+/// earlier run, whose sentence is not kept). Said again only for a changed file or
+/// another reason (a disk not mounted, then mounted on another disk).
+private struct Refusal {
+    var size: Int64
+    var reason: String? = nil
+
+    func isSaid(size: Int64, reason: String) -> Bool {
+        self.size == size && (self.reason == nil || self.reason == reason)
     }
 }
 

@@ -18,13 +18,14 @@ extension SystemFaultTests {
 
         disk.unmount()
         #expect(daemon.waitForLog("an empty folder where a disk was mounted"), "\(daemon.log)")
-        try disk.mount()
-        #expect(daemon.waitForLog("Reconciled (a disk was mounted or unmounted)"), "\(daemon.log)")
-
-        // A photo of that year cannot enter a Roll folder on another disk (a roll file is
-        // a hard link from the library's disk): it stays, said in one sentence.
+        // A photo of that year waits in its inbox while the disk is away, and is tried
+        // again once it is mounted: a Roll folder on another disk cannot take it (a roll
+        // file is a hard link from the library's disk), which is said in one sentence.
         let late = "IMG_\(disk.year.lastComponent.display)0115_120000.jpg"
         try scene.dropByRename(Pictures.uniqueJPEG(10, tag: "remount"), as: late, into: scene.inbox())
+        #expect(daemon.waitForLog("where a disk of the library was mounted"), "\(daemon.log)")
+        try disk.mount()
+        #expect(daemon.waitForLog("Reconciled (a disk was mounted or unmounted)"), "\(daemon.log)")
         #expect(daemon.waitForLog("which is on another disk than the library's"), "\(daemon.log)")
         #expect(LibraryContents.files(below: scene.inbox()).count == 1)
 

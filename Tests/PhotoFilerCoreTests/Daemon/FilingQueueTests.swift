@@ -138,6 +138,22 @@ import Testing
         }
     }
 
+    /// The same file refused for another reason is said again (a disk not mounted, then
+    /// mounted and on another disk than the library's): the first sentence's fix was done.
+    @Test func aRefusedFileIsReportedAgainForAnotherReason() {
+        var h = Harness()
+        let away = FilingError.diskNotMounted(path: Self.a, folder: "/library/Roll/2022")
+        let otherDisk = FilingError.rollFolderOnAnotherDisk(path: Self.a, folder: "/library/Roll/2022")
+        for (ms, refusal, expected) in [
+            (0, away, 1), (1000, away, 0), (2000, otherDisk, 1), (3000, otherDisk, 0),
+        ] {
+            _ = h.at(ms, .found([Self.a]))
+            #expect(h.inspected(at: ms + 300) == [Self.a])
+            let actions = h.file(at: ms + 301, [Self.a: .failed(refusal, Self.fingerprint(Self.a))])
+            #expect(Self.logs(actions, .error).count == expected, "at \(ms) ms")
+        }
+    }
+
     /// A new refusal is stored for the next run; it goes once its path is filed
     /// (or gone), so a later refusal there is reported again.
     @Test func aReportedRefusalIsStoredUntilItsPathIsFiled() {
