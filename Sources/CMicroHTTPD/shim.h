@@ -39,10 +39,12 @@ static size_t photofiler_mhd_unescape(void *context, struct MHD_Connection *conn
 /// `address` is a `sockaddr_in`, or a `sockaddr_in6` with MHD_USE_IPv6 in `flags`.
 static inline struct MHD_Daemon *photofiler_mhd_start(
     unsigned int flags, const struct sockaddr *address, uint16_t port, MHD_AccessHandlerCallback handler,
-    void *handler_context, MHD_RequestCompletedCallback completed, struct photofiler_mhd_limits limits)
+    void *handler_context, MHD_RequestCompletedCallback completed, MHD_LogCallback log,
+    struct photofiler_mhd_limits limits)
 {
     return MHD_start_daemon(
         flags, port, NULL, NULL, handler, handler_context,
+        MHD_OPTION_EXTERNAL_LOGGER, log, handler_context,  /* first: it takes the messages of the others */
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, limits.thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, limits.connection_limit,

@@ -15,6 +15,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     let thumbnails: any ThumbnailSource
     let events: EventHub
     let picker: PickSession?
+    let log: Logger
     /// Used on the catalog's queue only.
     let timelines = TimelineCache()
     let knownThumbnails = KnownThumbnails()
@@ -25,9 +26,10 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
 
     public init(
         catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
-        picker: PickSession? = nil
+        picker: PickSession? = nil, log: Logger
     ) {
         self.catalog = catalog
+        self.log = log
         self.thumbnails = thumbnails
         self.picker = picker
         self.policyValue = policy
@@ -42,11 +44,11 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     public func start() throws(ServerError) -> String {
         try events.start()
         let address = policy.address
-        let first = try MicroHTTPDaemon(host: address.hosts[0], port: address.port, handler: self)
+        let first = try MicroHTTPDaemon(host: address.hosts[0], port: address.port, handler: self, log: log)
         var started = [first]
         for host in address.hosts.dropFirst() {
             do {
-                started.append(try MicroHTTPDaemon(host: host, port: first.port, handler: self))
+                started.append(try MicroHTTPDaemon(host: host, port: first.port, handler: self, log: log))
             } catch .cannotListen(_, let errno) where Self.familyMissing.contains(errno.rawValue) {
                 continue  // a machine without IPv6 (or without its loopback): IPv4 alone
             }

@@ -78,7 +78,7 @@ extension Gallery {
         guard var query = try narrowed(request, scope: scope) else {
             return .error(404, "There is no album named '\(request.query["album"] ?? "")'.")
         }
-        let limit = try Self.integer(request.query["limit"], name: "limit", in: 1...1000) ?? 100
+        let limit = try Self.pageSize(request.query["limit"])
         if let text = request.query["cursor"], !text.isEmpty {
             guard let cursor = AssetCursor(text: text, sort: query.sort) else {
                 throw BadParameter(
@@ -286,6 +286,24 @@ extension Gallery {
             query.refinements.nameContains = name
         }
         return query
+    }
+
+    /// Assets a page holds at most, whatever `limit` asks: a bigger page is a longer
+    /// wait on the catalog's one queue for every other request; `next` leads on.
+    static let largestPage = 1000
+
+    /// `limit`: any whole number of 1 or more (SPEC bounds it not, nor does `list
+    /// --limit`), 100 when absent; a page holds `largestPage` at most.
+    static func pageSize(_ text: String?) throws -> Int {
+        guard let text, !text.isEmpty else { return 100 }
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "0") }
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !digits.isEmpty
+        else {
+            throw BadParameter(message: "limit is a whole number of 1 or more, not '\(text)'.")
+        }
+        // Past four digits it is more than a page in any case (and may be more than an Int).
+        guard digits.count <= 4 else { return largestPage }
+        return min(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }, largestPage)
     }
 
     static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {

@@ -25,20 +25,25 @@ public struct HTTPLimits: Sendable {
 
 /// libmicrohttpd 0.9.75 as the gallery uses it: its own polling thread and a pool
 /// of epoll threads, suspend/resume for event streams, files sent with sendfile.
+/// Its own messages ("Failed to bind to port …", "Server reached connection limit")
+/// are debug lines of the product's log: a command says its one sentence alone.
 ///
 /// `@unchecked Sendable`: the daemon handle is written once in `init` and only
 /// passed to libmicrohttpd afterwards, which is thread-safe for these calls.
 public final class MicroHTTPDaemon: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let handler: any HTTPHandler
+    fileprivate let log: Logger
     /// The port it listens on (the kernel's choice when asked for 0).
     public private(set) var port: UInt16 = 0
 
     /// Starts listening on `host` and `port`; the handler must outlive the daemon (it is not retained by C).
-    public init(host: ListenHost, port: UInt16, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits())
-        throws(ServerError)
-    {
+    public init(
+        host: ListenHost, port: UInt16, handler: any HTTPHandler, log: Logger,
+        limits: HTTPLimits = HTTPLimits()
+    ) throws(ServerError) {
         self.handler = handler
+        self.log = log
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
@@ -57,7 +62,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             daemon = withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     photofiler_mhd_start(
-                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
+                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted,
+                        microHTTPDLog,
+                        cLimits)
                 }
             }
         case .ipv6(let bytes):
@@ -70,7 +77,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             daemon = withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     photofiler_mhd_start(
-                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted, cLimits)
+                        UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted,
+                        microHTTPDLog,
+                        cLimits)
                 }
             }
         }
@@ -287,6 +296,21 @@ final class ThreadLock: @unchecked Sendable {
 /// again once the request is complete, and answering then keeps the connection alive.
 // nonisolated(unsafe): an address compared for identity only; nothing reads or writes through it.
 nonisolated(unsafe) private let headersSeen = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
+/// One message of libmicrohttpd's, formatted from its `printf` format and arguments.
+private let microHTTPDLog: MHD_LogCallback = { context, format, arguments in
+    guard let context, let format, let arguments else { return }
+    let daemon = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    guard daemon.log.isEnabled(.debug) else { return }
+    var line = [UInt8](repeating: 0, count: 512)
+    line.withUnsafeMutableBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) {
+            _ = vsnprintf($0.baseAddress, $0.count, format, arguments)
+        }
+    }
+    let text = line.prefix { $0 != 0 }.reversed().drop { $0 == UInt8(ascii: "\n") }.reversed()
+    daemon.log.debug("libmicrohttpd: " + String(decoding: text, as: UTF8.self))
+}
 
 private let microHTTPDAccess: MHD_AccessHandlerCallback = {
     context, connection, url, method, _, _, uploadSize, requestContext in

@@ -16,7 +16,7 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
                 "'\(text)' is not an address to listen on; give ADDR:PORT with an IPv4 address, an IPv6 address in brackets or localhost, e.g. 127.0.0.1:8765 or [::1]:8765."
         case .cannotListen(let address, let errno):
             return
-                "The gallery cannot listen on \(address) (\(errno)); pick another port with --listen ADDR:PORT, or stop what is using it."
+                "The gallery cannot listen on \(address) (\(errno.message)); pick another port with --listen ADDR:PORT, or stop what is using it."
         case .cannotWatch(let error):
             return
                 "The gallery cannot watch the catalog for changes (\(error)); raise fs.inotify.max_user_instances."

@@ -50,7 +50,7 @@ struct PickCommand: Command {
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,
                     desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log),
-                picker: session)
+                picker: session, log: context.log)
             let address = try gallery.start() + "/pick?token=" + token
             let signals = exitOnTermination(status: 1)
             let browser = try BrowserLauncher.open(address)

@@ -37,7 +37,8 @@ struct ServeCommand: Command {
                 catalog: CatalogAccess(catalog: library.catalog, layout: library.layout), policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,
-                    desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log))
+                    desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log),
+                log: context.log)
             let base = try gallery.start()
             let signals = exitOnTermination(status: 0)
             printNow(base + "/" + (policy.token.map { "?token=" + Self.queryValue($0) } ?? ""))

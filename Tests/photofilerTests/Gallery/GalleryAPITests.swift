@@ -150,8 +150,9 @@ import Testing
     }
 
     @Test(arguments: [
-        "/api/assets?media=gif", "/api/assets?sort=size", "/api/assets?limit=0", "/api/assets?limit=1001",
-        "/api/assets?limit=ten", "/api/assets?cursor=nonsense", "/api/assets?sort=created&cursor=a3ff.1",
+        "/api/assets?media=gif", "/api/assets?sort=size", "/api/assets?limit=0", "/api/assets?limit=-5",
+        "/api/assets?limit=ten", "/api/assets?limit=1.5", "/api/assets?limit=%2B3",
+        "/api/assets?cursor=nonsense", "/api/assets?sort=created&cursor=a3ff.1",
         "/api/assets?month=2023-1", "/api/assets?from=yesterday", "/api/timeline?media=audio",
         "/api/assets?month=2023-13", "/api/assets?month=2023-00", "/api/assets?from=2023-02-30",
         "/api/assets?to=2023-99-99",
@@ -163,6 +164,31 @@ import Testing
         let (reply, json) = try server.json(path)
         #expect(reply.status == 400, "\(path): \(reply.text)")
         #expect((json as? [String: Any])?["error"] is String)
+    }
+
+    /// SPEC bounds `limit` not (nor does `list --limit`): a larger one is a page of
+    /// 1,000 and the cursor to the rest, as a page of `limit` that many would be.
+    @Test func aLimitBeyondAPageGivesAPageAndTheCursorToTheRest() throws {
+        let library = try TestLibrary()
+        let inputs = try (0..<1003).map { index in
+            try library.input(bytes: Pictures.uniqueJPEG(index, tag: "page"), name: BytePath("p\(index).jpg"))
+        }
+        try library.save(inputs, album: "Many")
+        let server = try GalleryProcess(library: library.root)
+        for limit in ["1001", "5000", "00001001", "99999999999999999999999"] {
+            let (reply, json) = try server.json("/api/assets?album=Many&limit=" + limit)
+            try #require(reply.status == 200, "limit=\(limit): \(reply.text)")
+            let page = try #require(json as? [String: Any])
+            let first = try #require(page["assets"] as? [[String: Any]])
+            #expect(first.count == 1000, "limit=\(limit)")
+            let cursor = try #require(page["next"] as? String, "limit=\(limit): the rest is a page away")
+            let (_, rest) = try server.json("/api/assets?album=Many&limit=\(limit)&cursor=" + cursor)
+            let last = try #require((rest as? [String: Any])?["assets"] as? [[String: Any]])
+            #expect(last.count == 3 && (rest as? [String: Any])?["next"] is NSNull, "limit=\(limit)")
+            #expect(Set((first + last).compactMap(assetID)).count == 1003)
+        }
+        let (_, small) = try server.json("/api/assets?album=Many&limit=0007")
+        #expect(((small as? [String: Any])?["assets"] as? [Any])?.count == 7)
     }
 
     @Test(arguments: [

@@ -42,6 +42,20 @@ import Testing
         }
     }
 
+    @Test func aPortInUseIsOneSentenceWithTheSystemsReason() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let first = try GalleryProcess(library: library.root, arguments: ["--listen", "127.0.0.1:0"])
+        let result = try library.run("serve", "--listen", "127.0.0.1:\(first.port)")
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "libmicrohttpd's own line is not printed: \(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("photofiler: error: The gallery cannot listen on 127.0.0.1:\(first.port)")
+                && result.stderr.contains("(Address already in use)")
+                && result.stderr.contains("pick another port with --listen"),
+            "\(result.stderr)")
+    }
+
     @Test func aBadListenAddressIsAUsageError() throws {
         let library = try TestLibrary()
         for bad in ["::1:8765", "[::1]", "[nope]:80"] {
