@@ -158,7 +158,7 @@ extension Daemon {
             return .watching
         } catch {
             let looked = Result { () throws(SystemError) in try Sys.statusIfExists(root) }
-            if case .success(nil) = looked { return .missing(error) }
+            if case .success(nil) = looked { return .missing }
             return .failed(error)
         }
     }

@@ -33,10 +33,12 @@ extension Daemon {
             log.error("\(error)")
         }
         reconcileLibrary(reason: "a disk was mounted or unmounted")
-        // Each inbox walked anew (and scanned), or looked for when it was missing.
+        // Each inbox walked anew (and scanned); a missing one looked for, and the way
+        // to it watched from the nearest folder there now (perhaps on the new disk).
         perform(
-            inboxes.inboxes.keys.sorted().map { root in
-                inboxes.missing.contains(root) ? .watchIfPresent(root, then: nil) : .watch(root)
+            inboxes.inboxes.keys.sorted().flatMap { root -> [InboxSupervisor.Action] in
+                inboxes.missing.contains(root)
+                    ? [.watchParent(root), .watchIfPresent(root, then: nil)] : [.watch(root)]
             })
         stateChanged()
         rearm()

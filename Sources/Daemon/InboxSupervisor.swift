@@ -31,8 +31,8 @@ package struct InboxSupervisor {
 
     package enum WatchOutcome: Equatable {
         case watching
-        /// The folder does not exist.
-        case missing(WatchError)
+        /// The folder does not exist (not made at start-up, or a disk mounted over it).
+        case missing
         /// It exists (or could not be looked at) and cannot be watched.
         case failed(WatchError)
     }
@@ -118,10 +118,12 @@ package struct InboxSupervisor {
                 ? [.log(.info, "The inbox '\(root.display)' is watched now.")] : []
             let detect: [Action] = inboxes[root] != nil ? [.detectSyncEngine(root)] : []
             return fixed + detect + [.scanTree(root, announce: true)]
-        case .missing(let error):
+        case .missing:
             missing.insert(root)
             failing.removeValue(forKey: root)
-            return [.watchParent(root), .recordError("\(error)"), .log(.error, "\(error)")]
+            let line =
+                "The inbox '\(root.display)' is not there; it is watched as soon as it is (make the folder, mount the disk it is on, or fix its path in the config file)."
+            return [.watchParent(root), .recordError(line), .log(.warning, line)]
         case .failed(let error):
             missing.remove(root)
             let said = failing.updateValue("\(error)", forKey: root)

@@ -190,13 +190,18 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     /// Watches `folder` alone (not its sub-folders): a new sub-folder in it is
     /// reported as `directoryAppeared` but not watched. For noticing that a
-    /// removed inbox is made again without watching all of its parent.
+    /// removed inbox is made again without watching all of its parent. A folder
+    /// watched already is watched anew when its path leads to another folder now
+    /// (a disk mounted on it): the old watch hears nothing of the disk.
     public func watchFolderOnly(_ folder: BytePath) throws(WatchError) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard source != nil else { throw .stopped }
-        if table.entry(path: folder) != nil { return }
         do throws(SystemError) {
             let status = try Sys.status(folder, followLinks: true)
+            if let (oldWD, old) = table.entry(path: folder) {
+                if old.device == status.device, old.inode == status.inode { return }
+                removeWatches([oldWD])
+            }
             let wd = try addWatch(folder)
             table.insert(
                 wd: wd, folder: .init(path: folder, root: folder, device: status.device, inode: status.inode))

@@ -56,6 +56,27 @@ extension SystemFaultTests {
         #expect(daemon.terminate() == 0)
     }
 
+    /// An inbox removed with the folders above it (so its nearest folder is watched
+    /// for the way back), then a disk mounted on that folder, then the inbox's
+    /// folders made on the disk: the way is watched on the disk, not on the folder
+    /// beneath it, so the inbox is found at once (not at the next rescan).
+    @Test func anInboxMadeAgainOnADiskMountedWhereItsParentWasIsWatched() throws {
+        let scene = try DaemonScene()
+        let disk = scene.folder.file("disk")
+        let inbox = disk.appending("phone").appending("exports").appending("QQ")
+        let daemon = try scene.start(["--settle", "100", "--inbox", "Disk=\(inbox.display)"])
+        TemporaryFolder.removeTree(disk.appending("phone"))
+        #expect(daemon.waitForLog("was removed; it is watched again"), "\(daemon.log)")
+        let failure = Machine.mountTmpfs(disk, size: "16m")
+        try #require(failure == nil, "\(failure ?? "")")
+        defer { Machine.unmount(disk) }
+        #expect(daemon.waitForLog("A disk was mounted or unmounted"), "\(daemon.log)")
+        try Sys.makeDirectories(inbox)
+        try writeFile(inbox.appending("IMG_1.jpg"), Pictures.uniqueJPEG(1, tag: "later inbox"))
+        #expect(scene.waitForAlbum("Disk", count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// An inbox reached through a bind mount of a folder on the library's own file
     /// system: the same device number, another mount, where link(2) says EXDEV. The
     /// file is copied in, as from another file system, and leaves its inbox.
