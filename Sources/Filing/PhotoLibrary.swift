@@ -155,6 +155,9 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .cannotCreate(let path, let reason) where reason == .notDirectory || reason == .exists:
+            return
+                "The library cannot be made at '\(path.display)': it or a folder above it is a file; choose another with --library, or move that file away."
         case .cannotCreate(let path, let reason):
             return
                 "The library folder '\(path.display)' cannot be created (\(reason.message)); choose another with --library or fix its permissions."

@@ -118,6 +118,24 @@ import Testing
         #expect((try empty.json() as? [Any])?.isEmpty == true)
     }
 
+    /// A library path that is a file (or passes through one) says so with the fix, not
+    /// the bare errno; nothing is made and the file is left as it was.
+    @Test func aLibraryPathThroughAFileSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("notes.txt")
+        try writeFile(file, Array("kept".utf8))
+        for library in [file, file.appending("PhotoFiler")] {
+            let result = try Binary.run("list", "--library", library.display)
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "cannot be made at '\(file.display)': it or a folder above it is a file")
+                    && result.stderr.contains("choose another with --library"), "\(result.stderr)")
+            expectClean(result, library.display)
+        }
+        #expect(try readFile(file) == Array("kept".utf8))
+    }
+
     @Test func failuresOfTheWorkExitOne() throws {
         let folder = try TemporaryFolder()
         let library = folder.file("library").display
