@@ -24,6 +24,8 @@ extension Daemon {
     /// folders are watched anew and reconciled, and so are the inboxes.
     func mountsChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
+        // Heard during a start-up cut short by SIGTERM: nothing more is done.
+        if stopRequested.load(ordering: .relaxed) { return }
         let inboxAppeared = inboxes.missing.contains { (try? Sys.statusIfExists($0)) != nil }
         guard inboxAppeared || watcher.anyFolderReplaced() else { return }
         log.info("A disk was mounted or unmounted under the library or an inbox: they are looked at again.")

@@ -129,8 +129,10 @@ public final class Daemon: @unchecked Sendable {
         watcher = try InotifyWatcher(queue: queue) { @Sendable [unowned self] batch in self.handle(batch) }
         timer = DeadlineTimer(queue: queue) { @Sendable [unowned self] in self.tick() }
 
-        // Watch first, so nothing that lands during the catch-up is missed.
+        // Watch first, so nothing that lands during the catch-up is missed; the mount
+        // table too, so that a disk mounted during a long reconcile is looked at after it.
         let layout = library.layout
+        watchMounts()
         try watchLibraryFolders()
         reconcileLibrary(reason: "start-up")
         // SIGTERM during the reconcile: `stop()` is queued next; the inboxes are not read.
@@ -149,7 +151,6 @@ public final class Daemon: @unchecked Sendable {
             self.stateChanged()
         }
         schedule(every: Self.purgeInterval, enabled: true) { [unowned self] in self.purgeRecentlyDeleted() }
-        watchMounts()
         if let ping = notifier.watchdogPingInterval {
             let milliseconds = Int(
                 ping.components.seconds * 1000 + ping.components.attoseconds / 1_000_000_000_000_000)

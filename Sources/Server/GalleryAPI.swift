@@ -296,14 +296,13 @@ extension Gallery {
     /// --limit`), 100 when absent; a page holds `largestPage` at most.
     static func pageSize(_ text: String?) throws -> Int {
         guard let text, !text.isEmpty else { return 100 }
-        let digits = text.utf8.drop { $0 == UInt8(ascii: "0") }
-        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), !digits.isEmpty
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard text.utf8.allSatisfy(digits.contains), text.utf8.contains(where: { $0 != UInt8(ascii: "0") })
         else {
             throw BadParameter(message: "limit is a whole number of 1 or more, not '\(text)'.")
         }
-        // Past four digits it is more than a page in any case (and may be more than an Int).
-        guard digits.count <= 4 else { return largestPage }
-        return min(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }, largestPage)
+        // Digits alone: `Int` fails only past its largest value, more than a page too.
+        return min(Int(text) ?? largestPage, largestPage)
     }
 
     static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {

@@ -308,7 +308,8 @@ private let microHTTPDLog: MHD_LogCallback = { context, format, arguments in
             _ = vsnprintf($0.baseAddress, $0.count, format, arguments)
         }
     }
-    let text = line.prefix { $0 != 0 }.reversed().drop { $0 == UInt8(ascii: "\n") }.reversed()
+    var text = line.prefix { $0 != 0 }
+    while text.last == UInt8(ascii: "\n") { text = text.dropLast() }
     daemon.log.debug("libmicrohttpd: " + String(decoding: text, as: UTF8.self))
 }
 

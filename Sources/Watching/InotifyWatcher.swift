@@ -292,6 +292,12 @@ public final class InotifyWatcher: @unchecked Sendable {
         if raw.name.isEmpty {
             let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) | UInt32(IN_IGNORED)
             if mask & gone != 0 { folderGone(folder.path, into: &events) }
+            // A disk unmounted from a folder below a root: the folder it was mounted on
+            // is there again, and watched in its place, so that the disk's return is a
+            // change of that folder (`anyFolderReplaced`). A root's own is its owner's.
+            if mask & UInt32(IN_UNMOUNT) != 0, folder.path != folder.root, roots[folder.root] != nil {
+                watchBelow(folder.path, root: folder.root, into: &events)
+            }
             return
         }
         let path = folder.path.appending(BytePath(bytes: raw.name))

@@ -303,6 +303,37 @@ import Testing
         #expect(due.all == [.closedWrite(file)])
         #expect(queue.sync { shell.filing.waitingCount } == 0)
     }
+
+    /// A disk unmounted from a folder below a watched root (a year of the Roll on a
+    /// disk of its own): the folder it was mounted on is watched in its place, so a
+    /// folder made in it is seen, and the disk's return is a change of that folder
+    /// (`anyFolderReplaced`), whichever of the mount table and inotify is heard first.
+    @Test(.enabled(if: geteuid() == 0, "needs root: mounts a tmpfs"))
+    func theFolderADiskWasUnmountedFromIsWatchedInItsPlace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let year = folder.path.appending("2022")
+        try Sys.makeDirectories(year)
+        let mountTmpfs = { year.withCString { mount("photofiler-test", $0, "tmpfs", 0, "size=1m") } }
+        try #require(mountTmpfs() == 0, "mount: \(errno)")
+        var mounted = true
+        defer { if mounted { _ = year.withCString { umount2($0, Int32(MNT_DETACH)) } } }
+        try Sys.makeDirectories(year.appending("05"))
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            #expect(watcher.queue.sync { watcher.isWatching(year.appending("05")) })
+            try #require(year.withCString { umount2($0, 0) } == 0, "umount: \(errno)")
+            mounted = false
+            #expect(log.wait(for: .directoryGone(year)))
+            let later = year.appending("06")
+            try Sys.makeDirectories(later)
+            #expect(log.wait(for: .directoryAppeared(later)), "the mount point is watched: \(log.all)")
+            #expect(watcher.queue.sync { !watcher.anyFolderReplaced() })
+            try #require(mountTmpfs() == 0, "mount: \(errno)")
+            mounted = true
+            #expect(watcher.queue.sync { watcher.anyFolderReplaced() }, "the disk's return is seen")
+        }
+    }
 }
 
 @Suite struct WatchErrorTests {
