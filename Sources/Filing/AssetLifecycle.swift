@@ -34,6 +34,11 @@ public struct AssetLifecycle {
             asset = try existing(id)
             if asset.isDeleted { return asset }
         }
+        let entries = try filer.activeMemberships(of: asset.id).flatMap { membership, album in
+            entryPaths(of: membership, in: album)
+        }
+        try requireRemovable(
+            [rollFile] + (asset.liveVideo?.rollPath.map { [layout.absolute($0)] } ?? []) + entries)
         let held = try holdRecentlyDeleted()
         defer { held.close() }
         let trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
@@ -98,6 +103,7 @@ public struct AssetLifecycle {
                 try catalog.membership(asset: asset.id, album: album.id)
             }), membership.isActive
         else { throw .notInAlbum(id: id, album: name.value) }
+        try requireRemovable(entryPaths(of: membership, in: album))
         // The catalog first, then the files (as `moveToRecentlyDeleted`).
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.endMembership(asset: id, album: album.id, at: filer.now())
@@ -245,6 +251,30 @@ public struct AssetLifecycle {
 
     private func removeAlbumEntries(of asset: AssetRecord) throws(FilingError) {
         for (membership, _) in try filer.activeMemberships(of: asset.id) { try unlinkEntries(of: membership) }
+    }
+
+    /// A membership's album entries (a Live Photo has two).
+    private func entryPaths(of membership: MembershipRecord, in album: AlbumRecord) -> [BytePath] {
+        [membership.entryName, membership.videoEntryName].compactMap { $0 }.map {
+            layout.albumFolder(album).appending($0)
+        }
+    }
+
+    /// Refuses, before anything changes, a removal that its folders' permissions
+    /// would stop half-way: the catalog records first and the files go after, so a
+    /// file that cannot go would be left behind a row that says it went (and
+    /// `restore` would then file its bytes a second time). A folder not there has
+    /// nothing to remove; one that cannot be looked at is left to the removal.
+    private func requireRemovable(_ files: [BytePath]) throws(FilingError) {
+        for folder in Set(files.map(\.parent)) {
+            do {
+                try Sys.checkAccess(folder, mode: W_OK | X_OK)
+            } catch  where error.errno.isPermission {
+                throw .permissionDenied(path: folder, call: "unlink")
+            } catch {
+                continue
+            }
+        }
     }
 
     /// Removes a membership's album entries (a Live Photo has two), where present.

@@ -137,6 +137,12 @@ public enum Sys {
         path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) == 0 }
     }
 
+    /// `faccessat` that says why not: EACCES, EPERM or EROFS when this process may not,
+    /// ENOENT when the path is not there.
+    public static func checkAccess(_ path: BytePath, mode: CInt) throws(SystemError) {
+        try check("faccessat", path) { path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) } }
+    }
+
     /// The soft limit on open descriptors (`ulimit -n`), or nil when it cannot be read.
     public static func openFileLimit() -> Int? {
         var limit = rlimit()
