@@ -57,14 +57,20 @@ public final class EventHub: @unchecked Sendable {
             throw .cannotWatch(error)
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: watchQueue)
-        source.setEventHandler { @Sendable [unowned self] in
+        // Weak: a gallery whose listener could not start is gone while its folder
+        // watch may still fire (another process writing the catalog).
+        source.setEventHandler { @Sendable [weak self] in
             Sys.drain(fd)
+            guard let self else { return }
             catalogWritten()
             scheduleRead()
         }
+        source.setCancelHandler { fd.close() }
         source.resume()
         self.source = source
     }
+
+    deinit { source?.cancel() }
 
     /// A new stream; one opened through a share sees only its album's assets. A client
     /// that reconnects names the last change it saw (`Last-Event-ID`): it gets what

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import TestSupport
 import Testing
 
@@ -54,6 +55,31 @@ import Testing
                 && result.stderr.contains("(Address already in use)")
                 && result.stderr.contains("pick another port with --listen"),
             "\(result.stderr)")
+    }
+
+    /// The gallery whose listener could not start is gone while its watch of the
+    /// catalog's folder may still fire (another process writing the catalog): it
+    /// exits with its sentence, never a crash (the old code aborted on an unowned
+    /// reference in about one run of two under writes).
+    @Test func aPortInUseWhileTheCatalogIsWrittenIsNoCrash() throws {
+        let library = try GalleryAPITests.library(count: 1)
+        let first = try GalleryProcess(library: library.root, arguments: ["--listen", "127.0.0.1:0"])
+        let writing = Atomic<Bool>(true)
+        let scratch = library.root.appending(".photofiler").appending("scratch")
+        let writer = Thread {
+            var round = 0
+            while writing.load(ordering: .relaxed) {
+                try? writeFile(scratch, Array("\(round)".utf8))
+                round += 1
+            }
+        }
+        writer.start()
+        defer { writing.store(false, ordering: .relaxed) }
+        for run in 0..<12 {
+            let result = try library.run("serve", "--listen", "127.0.0.1:\(first.port)")
+            #expect(result.status == 1, "run \(run): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "run \(run): \(result.stderr)")
+        }
     }
 
     @Test func aBadListenAddressIsAUsageError() throws {
