@@ -34,11 +34,10 @@ public struct AssetLifecycle {
             asset = try existing(id)
             if asset.isDeleted { return asset }
         }
-        let entries = try filer.activeMemberships(of: asset.id).flatMap { membership, album in
-            entryPaths(of: membership, in: album)
-        }
+        let memberships = try filer.activeMemberships(of: asset.id)
         try requireRemovable(
-            [rollFile] + (asset.liveVideo?.rollPath.map { [layout.absolute($0)] } ?? []) + entries)
+            [rollFile] + (asset.liveVideo?.rollPath.map { [layout.absolute($0)] } ?? [])
+                + memberships.flatMap { entryPaths(of: $0.membership, in: $0.album) })
         let held = try holdRecentlyDeleted()
         defer { held.close() }
         let trashPath = try linkIntoRecentlyDeleted(asset.rollPath)
@@ -46,7 +45,7 @@ public struct AssetLifecycle {
         let videoTrash = try asset.liveVideo?.rollPath.map { (path) throws(FilingError) in
             try linkIntoRecentlyDeleted(path)
         }
-        let kinds = try entryKinds(of: asset)
+        let kinds = try entryKinds(of: memberships)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
                 try catalog.markDeleted(id, at: filer.now(), trashPath: trashPath)
@@ -56,7 +55,7 @@ public struct AssetLifecycle {
                 }
             }
         }
-        try removeAlbumEntries(of: asset)
+        try removeAlbumEntries(of: memberships)
         for path in [asset.rollPath] + (asset.liveVideo?.rollPath.map { [$0] } ?? []) {
             let file = layout.absolute(path)
             try filer.systemCall(file) { () throws(SystemError) in
@@ -200,7 +199,8 @@ public struct AssetLifecycle {
                 // It stays in the Roll, recorded there: `restore` links it back from there.
             }
         }
-        let kinds = try entryKinds(of: asset)
+        let memberships = try filer.activeMemberships(of: asset.id)
+        let kinds = try entryKinds(of: memberships)
         try filer.catalogCall { () throws(CatalogError) in
             try catalog.write { () throws(CatalogError) in
                 try catalog.markDeleted(asset.id, at: filer.now(), trashPath: trashPath)
@@ -219,7 +219,7 @@ public struct AssetLifecycle {
                 try Sys.syncDirectory(file.parent)
             }
         }
-        try removeAlbumEntries(of: asset)
+        try removeAlbumEntries(of: memberships)
         if nothingLeftOfVideo {
             // The asset is a plain still now, which `restore` can bring back.
             try filer.catalogCall { () throws(CatalogError) in try catalog.detachLiveVideo(of: asset.id) }
@@ -239,9 +239,11 @@ public struct AssetLifecycle {
     /// Whether each of the asset's album entries is a symbolic link, by album, for
     /// `restore` to make it again as it was. An entry already gone tells nothing
     /// and is taken as hard, the default.
-    private func entryKinds(of asset: AssetRecord) throws(FilingError) -> [(AlbumID, Bool)] {
+    private func entryKinds(of memberships: [(membership: MembershipRecord, album: AlbumRecord)])
+        throws(FilingError) -> [(AlbumID, Bool)]
+    {
         var kinds: [(AlbumID, Bool)] = []
-        for (membership, album) in try filer.activeMemberships(of: asset.id) {
+        for (membership, album) in memberships {
             let entry = layout.albumFolder(album).appending(membership.entryName)
             let status = try filer.statusIfExists(entry)
             kinds.append((album.id, status?.isSymbolicLink ?? false))
@@ -249,8 +251,10 @@ public struct AssetLifecycle {
         return kinds
     }
 
-    private func removeAlbumEntries(of asset: AssetRecord) throws(FilingError) {
-        for (membership, _) in try filer.activeMemberships(of: asset.id) { try unlinkEntries(of: membership) }
+    private func removeAlbumEntries(of memberships: [(membership: MembershipRecord, album: AlbumRecord)])
+        throws(FilingError)
+    {
+        for (membership, _) in memberships { try unlinkEntries(of: membership) }
     }
 
     /// A membership's album entries (a Live Photo has two).

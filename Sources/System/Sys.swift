@@ -134,7 +134,7 @@ public enum Sys {
 
     /// `faccessat`: whether this process may read/write/enter the path (`R_OK`, `W_OK`, `X_OK`).
     public static func isAccessible(_ path: BytePath, mode: CInt) -> Bool {
-        path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) == 0 }
+        (try? checkAccess(path, mode: mode)) != nil
     }
 
     /// `faccessat` that says why not: EACCES, EPERM or EROFS when this process may not,
