@@ -45,6 +45,19 @@ struct PermissionTests {
         return folder
     }
 
+    /// Saves a picture of its own into the album QQ of `library`, as the tests' own
+    /// user (before the library is handed to the unprivileged one).
+    static func saveIntoQQ(
+        _ index: Int, tag: String, as name: String, in folder: TemporaryFolder, library: BytePath,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let input = folder.file(name)
+        try writeFile(input, Pictures.uniqueJPEG(index, tag: tag))
+        let saved = try Binary.run(
+            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
+        try #require(saved.status == 0, "\(saved.stderr)", sourceLocation: sourceLocation)
+    }
+
     /// A test folder the unprivileged binary can reach, with one picture to save.
     func setUp() throws -> (TemporaryFolder, input: BytePath) {
         let folder = try Self.reachableFolder()

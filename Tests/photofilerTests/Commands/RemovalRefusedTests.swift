@@ -17,11 +17,7 @@ struct RemovalRefusedTests {
     ) {
         let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
-        let input = folder.file("IMG_0001.jpg")
-        try writeFile(input, Pictures.uniqueJPEG(1, tag: "rm refused"))
-        let saved = try Binary.run(
-            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
-        try #require(saved.status == 0, "\(saved.stderr)")
+        try PermissionTests.saveIntoQQ(1, tag: "rm refused", as: "IMG_0001.jpg", in: folder, library: library)
         let info = try Binary.run(["info", "1", "--json", "--library", library.display].map { BytePath($0) })
         let rollFile = BytePath(try #require((try info.json() as? [String: Any])?["path"] as? String))
         try PermissionTests.prepare(library, folderMode: 0o755)

@@ -15,11 +15,7 @@ struct UnreadableFolderTests {
     @Test func unreadableRollFolderEndsNothing() throws {
         let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
-        let input = folder.file("u.jpg")
-        try writeFile(input, Pictures.uniqueJPEG(1, tag: "unreadable"))
-        let saved = try Binary.run(
-            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
-        try #require(saved.status == 0, "\(saved.stderr)")
+        try PermissionTests.saveIntoQQ(1, tag: "unreadable", as: "u.jpg", in: folder, library: library)
         let rollFile = try #require(try TestLibrary.files(under: library.appending("Roll")).first)
         let month = rollFile.parent
         try PermissionTests.prepare(folder.path, folderMode: 0o755)
@@ -59,11 +55,8 @@ struct UnreadableFolderTests {
         let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")
         for index in 1...2 {
-            let input = folder.file("u\(index).jpg")
-            try writeFile(input, Pictures.uniqueJPEG(index, tag: "album made readable"))
-            let saved = try Binary.run(
-                ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) })
-            try #require(saved.status == 0, "\(saved.stderr)")
+            try PermissionTests.saveIntoQQ(
+                index, tag: "album made readable", as: "u\(index).jpg", in: folder, library: library)
         }
         let album = library.appending("Albums").appending("QQ")
         let inbox = folder.file("inbox")
