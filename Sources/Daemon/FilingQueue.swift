@@ -290,7 +290,6 @@ package struct FilingQueue {
                 Refusal(size: fingerprint.size, reason: error.description), forKey: fingerprint.path)
             if said?.isSaid(size: fingerprint.size, reason: error.description) != true {
                 actions.append(.log(.error, error.description))
-                if let detail = error.detail { actions.append(.log(.debug, detail)) }
                 // One that could not be looked at (-1) is tried and said again after a restart.
                 if fingerprint.size >= 0 { actions.append(.rememberRefusal(fingerprint)) }
             }

@@ -149,11 +149,3 @@ extension FilingError {
         return .system(error)
     }
 }
-
-extension FilingError {
-    /// A library's own words about the file, for the debug log only (see `MediaError.detail`).
-    public var detail: String? {
-        guard case .media(let error) = self else { return nil }
-        return error.detail
-    }
-}

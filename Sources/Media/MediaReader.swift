@@ -54,7 +54,12 @@ public final class MediaReader {
             throw .needsDecoders(path: path, library: library)
         }
         if format == .video {
-            _ = try CompletenessCheck.check(.video, head: head, file: file)
+            do throws(MediaError) {
+                _ = try CompletenessCheck.check(.video, head: head, file: file)
+            } catch {
+                guard case .damaged = error else { throw error }
+                return MediaInfo(mediaType: .video, mimeType: mimeType)
+            }
             return try readVideo(fd, size: size, mimeType: mimeType, path: path)
         }
         let mayBeRaw = format == nil && mimeType == "application/octet-stream"
@@ -109,22 +114,31 @@ public final class MediaReader {
             }
         }
         guard let format else { throw .notMedia(path: path, detected: mimeType) }
-        let frames = try CompletenessCheck.check(format, head: head, file: file)
-        let image = try readImage(
-            bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
-        var info = image.info
-        if format == .heif, !image.statesOrientation {
-            // exiv2 gives the stored size (`ispe`); the file is shown as its `irot` turns it.
-            switch try decoders(for: path, "libheif").heifDisplaySize(file.fd, size: file.size) {
-            case .success(let shown):
-                info.pixelWidth = shown.width
-                info.pixelHeight = shown.height
-            case .failure(let error):
-                throw .damaged(path: path, format: format.displayName, reason: error.reason)
+        do throws(MediaError) {
+            let frames = try CompletenessCheck.check(format, head: head, file: file)
+            let image = try readImage(
+                bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
+            var info = image.info
+            if format == .heif, !image.statesOrientation {
+                // exiv2 gives the stored size (`ispe`); the file is shown as its `irot` turns it.
+                switch try decoders(for: path, "libheif").heifDisplaySize(file.fd, size: file.size) {
+                case .success(let shown):
+                    info.pixelWidth = shown.width
+                    info.pixelHeight = shown.height
+                case .failure(let error):
+                    throw .damaged(path: path, format: format.displayName, reason: error.reason)
+                }
             }
+            try readLivePhotoTraits(&info, announced: image.announced, file: file)
+            return info
+        } catch {
+            guard case .damaged = error else { throw error }
+            var subtypes: [String] = format == .raw ? ["raw"] : []
+            if format == .png || format == .jpeg, ScreenshotNames.matches(path) {
+                subtypes.append("screenshot")
+            }
+            return MediaInfo(mediaType: .image, mimeType: mimeType, subtypes: subtypes)
         }
-        try readLivePhotoTraits(&info, announced: image.announced, file: file)
-        return info
     }
 
     /// The decoder a format needs whatever its metadata says: libvips for a PNG's
@@ -166,8 +180,9 @@ public final class MediaReader {
         let probe: VideoProbe
         switch try decoders(for: path, "libavformat").video(fd, length: size, from: 0) {
         case .success(let value): probe = value
-        // The boxes add up (checked before), so an unreadable index is damage, not a cut.
-        case .failure(let failure): throw .damaged(path: path, format: "video", reason: failure.reason)
+        // The boxes add up and `moov` is there (checked before): an unreadable index
+        // is damage, not a cut, and the video is filed as a file that cannot be decoded.
+        case .failure: return MediaInfo(mediaType: .video, mimeType: mimeType)
         }
         var info = MediaInfo(
             mediaType: .video, mimeType: mimeType, pixelWidth: probe.width, pixelHeight: probe.height,

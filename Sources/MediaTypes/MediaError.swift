@@ -11,8 +11,10 @@ public enum MediaError: Error, Sendable, Equatable {
     case truncated(path: BytePath, format: String)
     /// A supported format whose bytes are broken inside (a PNG chunk CRC, a box
     /// structure that does not add up), so a viewer would fail on it too.
-    /// `reason` is the library's own text (or the walk's): for the debug log
-    /// (`detail`), never for the user's sentence.
+    /// `reason` is the library's own text (or the walk's). `MediaReader.read` files
+    /// such a file all the same, as one that cannot be decoded (SPEC "Thumbnails":
+    /// it gets no thumbnail and one log line, and is still filed), so a person
+    /// hears of it from the thumbnailer, not as a refusal.
     case damaged(path: BytePath, format: String, reason: String)
     /// The file could not be read (permission, I/O error).
     case unreadable(path: BytePath, reason: String)
@@ -48,9 +50,9 @@ extension MediaError: CustomStringConvertible {
         case .truncated(let path, let format):
             return
                 "'\(path.display)' is an incomplete \(format) file (its end is missing); it is left where it is: save it again from the app."
-        case .damaged(let path, let format, _):
+        case .damaged(let path, let format, let reason):
             return
-                "'\(path.display)' is a damaged \(format) file: its contents are broken, so no viewer can show it; it is left where it is: get it again from where it came (--verbose shows the details)."
+                "'\(path.display)' is a damaged \(format) file (\(reason)): no viewer can show it; get it again from where it came."
         case .unreadable(let path, let reason):
             return "'\(path.display)' cannot be read (\(reason)); give photofiler read access to it."
         case .libraryUnavailable(let name, let reason):
@@ -74,15 +76,5 @@ extension MediaError: CustomStringConvertible {
             return
                 "'\(path.display)' was not read: it needs \(library), which photofiler's light reader does not load; it is left where it is: reinstall photofiler with 'make install' (it installs photofiler-helper)."
         }
-    }
-}
-
-extension MediaError {
-    /// What a library said about a damaged file, for the debug log only: its words
-    /// ("magick2vips: libMagick error: TIFF directory is missing …") mean nothing
-    /// to the person whose photo it is.
-    public var detail: String? {
-        guard case .damaged(let path, let format, let reason) = self else { return nil }
-        return "'\(path.display)' (\(format)): \(reason)"
     }
 }

@@ -548,7 +548,8 @@ enum GalleryScript {
             fact('Captured', new Date(asset.created).toLocaleString(), ' (' + asset.created + ')');
             fact('Added', new Date(asset.added).toLocaleString());
             fact('Type', asset.mediaType + (asset.subtypes.length ? ' (' + asset.subtypes.join(', ') + ')' : '') + ', ' + asset.mimeType);
-            fact('Dimensions', asset.width + ' × ' + asset.height);
+            // A file that cannot be decoded is filed without a size (0 × 0).
+            fact('Dimensions', asset.width > 0 ? asset.width + ' × ' + asset.height : 'unknown (the file cannot be decoded)');
             if (asset.liveVideo) {
               const seconds = asset.liveVideo.duration === null ? '' : asset.liveVideo.duration.toFixed(1) + ' s, ';
               fact('Live Photo', seconds + (asset.liveVideo.embedded ? 'inside the picture' : 'paired video'));

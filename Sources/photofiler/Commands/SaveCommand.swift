@@ -65,7 +65,6 @@ struct SaveCommand: Command {
                     }
                 } catch {
                     context.fail(error.description)
-                    if let detail = error.detail { context.log.debug(detail) }
                     status = 1
                 }
             }
