@@ -97,7 +97,9 @@ public struct AssetLifecycle {
         guard
             let album = try filer.catalogCall({ () throws(CatalogError) in
                 try catalog.album(named: name.value)
-            }),
+            })
+        else { throw .noSuchAlbum(name.value) }
+        guard
             let membership = try filer.catalogCall({ () throws(CatalogError) in
                 try catalog.membership(asset: asset.id, album: album.id)
             }), membership.isActive

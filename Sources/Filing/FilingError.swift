@@ -39,6 +39,9 @@ public enum FilingError: Error, Sendable {
     case outputIsLibraryFile(path: BytePath)
     /// A file the catalog lists is not in the library (removed while no daemon ran).
     case missingFromLibrary(path: BytePath)
+    /// `info` or `thumb` given a path where no file is (`kind` nil), or a folder,
+    /// device or socket: no asset can be found by it.
+    case notAnAssetFile(path: BytePath, kind: FileKind?)
     /// The daemon was told to stop before this file of its group was read to the end:
     /// it stays in its inbox for the next start (SPEC: SIGTERM exits within 5 s).
     case stopped(path: BytePath)
@@ -72,10 +75,10 @@ extension FilingError: CustomStringConvertible {
         switch self {
         case .notRegularFile(let path, let kind):
             return
-                "'\(path.display)' is \(kind.article), not a regular file; it is left alone: put the file itself in the inbox."
+                "'\(path.display)' is \(kind.article), not a regular file; it is left alone, as photofiler files only regular files."
         case .symbolicLink(let path):
             return
-                "'\(path.display)' is a symbolic link, which photofiler never follows; put the file itself in the inbox."
+                "'\(path.display)' is a symbolic link, which photofiler never follows; it is left alone: file the picture it points to instead."
         case .vanished(let path):
             return
                 "'\(path.display)' does not exist (moved or deleted before it could be filed); check the path."
@@ -110,6 +113,12 @@ extension FilingError: CustomStringConvertible {
         case .outputIsLibraryFile(let path):
             return
                 "'\(path.display)' is in the library, or has other names (hard links) that may be the library's files, and photofiler never writes there; give -o a new file outside the library."
+        case .notAnAssetFile(let path, nil):
+            return
+                "'\(path.display)' is neither an asset id nor a file that exists; give an id or a path that 'photofiler list' shows."
+        case .notAnAssetFile(let path, let kind?):
+            return
+                "'\(path.display)' is \(kind.article), not a photo or video file; give an asset's id, or the path of its roll file or of an album entry ('photofiler list' shows them)."
         case .missingFromLibrary(let path):
             return
                 "'\(path.display)' is missing from the library; 'photofiler check' lists what differs and 'photofiler check --repair' makes the catalog match the disk."

@@ -106,24 +106,26 @@ public final class PhotoLibrary {
 
     /// The asset a user means by `reference`: an id, or any path of it (its roll
     /// file, an album entry — hard link by inode, symbolic link by target — or a
-    /// copy anywhere, by content).
+    /// copy anywhere, by content); nil when nothing of the library is it. A path that
+    /// leads to no file, or to a folder or device, is `.notAnAssetFile`.
     public func asset(matching reference: BytePath) throws(FilingError) -> AssetRecord? {
         let text = reference.display
         if let id = AssetID(text), reference.isValidUTF8 {
             return try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
         }
         let path = LibraryLayout.absolute(reference)
-        let status = try filer.systemCall(path) { () throws(SystemError) in try Sys.status(path) }
+        let found = try filer.systemCall(path) { () throws(SystemError) in try Sys.statusIfExists(path) }
+        guard let status = found else { throw .notAnAssetFile(path: reference, kind: nil) }
         if status.isSymbolicLink {
             let target = try filer.systemCall(path) { () throws(SystemError) in try Sys.readLink(path) }
             let absolute = LibraryLayout.normalize(target.isAbsolute ? target : path.parent.appending(target))
             if let relative = layout.relative(absolute), let asset = try asset(rollPath: relative) {
                 return asset
             }
-            return try assetByContent(absolute)
+            return try assetByContent(absolute, given: reference)
         }
         if let relative = layout.relative(path), let asset = try asset(rollPath: relative) { return asset }
-        return try assetByContent(path)
+        return try assetByContent(path, given: reference)
     }
 
     /// The asset at a roll path: its still, or a Live Photo's paired video.
@@ -134,7 +136,16 @@ public final class PhotoLibrary {
         }
     }
 
-    private func assetByContent(_ path: BytePath) throws(FilingError) -> AssetRecord? {
+    /// The asset whose bytes the file at `path` holds (`reference`, the path as the
+    /// user gave it, for messages: a symbolic link's target may be a dead end).
+    private func assetByContent(_ path: BytePath, given reference: BytePath) throws(FilingError)
+        -> AssetRecord?
+    {
+        let found = try filer.systemCall(path) { () throws(SystemError) in
+            try Sys.statusIfExists(path, followLinks: true)
+        }
+        guard let status = found else { throw .notAnAssetFile(path: reference, kind: nil) }
+        guard status.isRegularFile else { throw .notAnAssetFile(path: reference, kind: status.kind) }
         let hash = try filer.systemCall(path) { () throws(SystemError) -> String in
             let fd = try Sys.openForReading(path)
             defer { fd.close() }

@@ -43,7 +43,7 @@ extension MediaError: CustomStringConvertible {
         switch self {
         case .empty(let path):
             return
-                "'\(path.display)' is empty (0 bytes); it is left where it is and filed once an app writes it."
+                "'\(path.display)' is empty (0 bytes); it is left where it is: a file is filed once its bytes are in it."
         case .notMedia(let path, let detected):
             return
                 "'\(path.display)' is not a photo or video (its content is \(detected)); it is left where it is, as photofiler files only photos and videos."

@@ -47,8 +47,14 @@ func runCommandLine() -> Int32 {
     if raw.first?.display == "help", raw.count == 2 { raw = [raw[1], BytePath("--help")] }
     guard let first = raw.first, first.display != "--help", first.display != "-h", first.display != "help"
     else {
+        // Asked for, the overview is the answer; no command at all is a usage error.
+        if raw.isEmpty {
+            Logger.standardError(verbose: false).error(
+                "No command given; run 'photofiler --help' for the list of commands.")
+            return 2
+        }
         print(overview)
-        return raw.isEmpty ? 2 : 0
+        return 0
     }
     let name = first.display
     if name == "serve" || name == "pick" {
