@@ -78,6 +78,7 @@ extension Daemon {
                 }
             case .watch(let root):
                 found += perform(inboxes.handle(.watched(root, watch(root))))
+                watcher.dropFolderOnlyWatches(keepingWaysTo: inboxes.missing)
             case .watchParent(let root):
                 do {
                     try watcher.watchFolderOnly(nearestExistingFolder(above: root))
@@ -94,6 +95,7 @@ extension Daemon {
                     log.error("\(error)")
                     lastError = "\(error)"
                 }
+                watcher.dropFolderOnlyWatches(keepingWaysTo: inboxes.missing)
             case .detectSyncEngine(let root):
                 do {
                     found += perform(inboxes.handle(.syncEngine(root, try SyncEngine.owning(root))))

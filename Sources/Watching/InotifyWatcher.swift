@@ -212,6 +212,22 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
     }
 
+    /// Stops each folder-only watch (`watchFolderOnly`) that lies on the way to none
+    /// of `missing`: once an inbox is there again the watch on the way to it is of no
+    /// use, and one left on a folder a disk has been mounted on since would make every
+    /// change of the mount table look like a replaced folder (`anyFolderReplaced`). A
+    /// folder that a root has walked into meanwhile keeps its watch: it is that root's.
+    public func dropFolderOnlyWatches(keepingWaysTo missing: Set<BytePath>) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for folder in shallowRoots.sorted() where !missing.contains(where: { $0.isWithin(folder) }) {
+            shallowRoots.remove(folder)
+            guard roots[folder] == nil, let (_, watched) = table.entry(path: folder), watched.root == folder,
+                let wd = table.remove(folder)
+            else { continue }
+            removeWatches([wd])
+        }
+    }
+
     /// Stops watching `directory` and everything below it. Nested roots (`~/Sync`
     /// and `~/Sync/Camera`) share their folders' watches, which go with the subtree:
     /// every other root that overlaps it is walked again, so it keeps its own.

@@ -55,6 +55,14 @@ package struct WatchTable {
         return removed
     }
 
+    /// Forgets `path` alone: the folders below it stay (they are other roots'); its descriptor.
+    package mutating func remove(_ path: BytePath) -> CInt? {
+        guard let wd = descriptors.removeValue(forKey: path) else { return nil }
+        folders.removeValue(forKey: wd)
+        detachFromParent(path)
+        return wd
+    }
+
     private mutating func unlink(path: BytePath) {
         descriptors.removeValue(forKey: path)
         detachFromParent(path)

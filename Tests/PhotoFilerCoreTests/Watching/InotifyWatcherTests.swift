@@ -230,6 +230,32 @@ import Testing
         }
     }
 
+    /// The folder-only watch on the way to a missing inbox goes once the inbox is
+    /// there (it would else outlive a disk mounted on it); the inbox's own watch stays,
+    /// and a way still needed for another missing inbox is kept.
+    @Test func theWayToAnInboxFoundIsNoLongerWatched() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let parent = folder.path.appending("exports")
+        let (found, stillMissing) = (parent.appending("QQ"), parent.appending("WeChat"))
+        try Sys.makeDirectory(parent)
+        try withWatcher { watcher, log in
+            try watcher.queue.sync { try watcher.watchFolderOnly(parent) }
+            try Sys.makeDirectory(found)
+            #expect(log.wait(for: .directoryAppeared(found)))
+            try watcher.watchSync(found)
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 2)
+            watcher.queue.sync { watcher.dropFolderOnlyWatches(keepingWaysTo: [stillMissing]) }
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 2, "WeChat's way is kept")
+            watcher.queue.sync { watcher.dropFolderOnlyWatches(keepingWaysTo: []) }
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 1)
+            #expect(watcher.queue.sync { watcher.isWatching(found) && !watcher.isWatching(parent) })
+            let file = found.appending("still-seen.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)), "the inbox keeps its watch")
+        }
+    }
+
     @Test func rootDeletedAndRecreatedCanBeWatchedAgain() throws {
         let parent = try TemporaryFolder()
         defer { parent.remove() }

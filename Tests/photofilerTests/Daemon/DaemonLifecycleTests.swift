@@ -127,17 +127,29 @@ import Testing
     }
 
     /// An inbox removed with its parent (`rm -rf "WeChat Files"`) and made again
-    /// with it (`mkdir -p`) is watched again at once, not at the next rescan.
+    /// with it (`mkdir -p`) is watched again at once, not at the next rescan; the
+    /// watches on the way back to it go then (the daemon holds as many as before:
+    /// one left on a folder a disk is mounted on later would make every change of
+    /// the mount table re-walk the library).
     @Test func anInboxRemovedWithItsParentIsWatchedAgainWhenMadeAgain() throws {
         let scene = try DaemonScene()
         let inbox = scene.folder.file("WeChat Files").appending("Saved")
         try Sys.makeDirectories(inbox)
         let daemon = try DaemonProcess(
             library: scene.library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"])
+        let before = try scene.watchesAndInboxStates()
+        try #require(before.states == ["watching"], "\(before)")
         TemporaryFolder.removeTree(inbox.parent)
         #expect(daemon.waitForLog("was removed"), "\(daemon.log)")
+        // Said by `status` before the inbox comes back: what it says next is newer.
+        #expect(try waitUntil { try scene.watchesAndInboxStates().states == ["missing"] })
         try Sys.makeDirectories(inbox)
         #expect(daemon.waitForLog("is back; watching it again"), "\(daemon.log)")
+        let settled = try waitUntil { try scene.watchesAndInboxStates().states == ["watching"] }
+        let after = try scene.watchesAndInboxStates()
+        #expect(
+            settled && after.used == before.used,
+            "\(after), \(before) before (nothing filed yet): \(daemon.log)")
         try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "parent back"), as: "a.jpg", into: inbox)
         #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
         #expect(

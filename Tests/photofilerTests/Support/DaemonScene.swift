@@ -36,6 +36,17 @@ final class DaemonScene {
         inboxes.flatMap { ["--inbox", "\($0)=\(inbox($0).display)"] }
     }
 
+    /// The inotify watches the daemon holds and its inboxes' states, as `status --json` says.
+    func watchesAndInboxStates() throws -> (used: Int?, states: [String]) {
+        let result = try Binary.run([BytePath("status"), BytePath("--json"), BytePath("--library"), library])
+        let json = try result.json() as? [String: Any]
+        let inboxes = json?["inboxes"] as? [[String: Any]] ?? []
+        return (
+            (json?["watches"] as? [String: Any])?["used"] as? Int,
+            inboxes.compactMap { $0["state"] as? String }
+        )
+    }
+
     /// Writes `bytes` in `staging/` and renames the file into `folder` as `name`
     /// (one `IN_MOVED_TO`, the file complete from the start).
     func dropByRename(_ bytes: [UInt8], as name: String, into folder: BytePath) throws {
