@@ -37,6 +37,9 @@ public enum FilingError: Error, Sendable {
     /// An output file (`thumb -o`, `export -o`) that is a file of the library, or has
     /// other names (which may be the library's): writing it could change what the library holds.
     case outputIsLibraryFile(path: BytePath)
+    /// An output file that holds the bytes of asset `id` (the photo itself, outside
+    /// the library): written over, the picture would be gone from there.
+    case outputIsAssetCopy(path: BytePath, id: AssetID)
     /// A file the catalog lists is not in the library (removed while no daemon ran).
     case missingFromLibrary(path: BytePath)
     /// `info` or `thumb` given a path where no file is (`kind` nil), or a folder,
@@ -113,6 +116,9 @@ extension FilingError: CustomStringConvertible {
         case .outputIsLibraryFile(let path):
             return
                 "'\(path.display)' is in the library, or has other names (hard links) that may be the library's files, and photofiler never writes there; give -o a new file outside the library."
+        case .outputIsAssetCopy(let path, let id):
+            return
+                "'\(path.display)' is a copy of asset \(id), and photofiler never writes over a photo or video; give -o a new file."
         case .notAnAssetFile(let path, nil):
             return
                 "'\(path.display)' is neither an asset id nor a file that exists; give an id or a path that 'photofiler list' shows."

@@ -64,4 +64,35 @@ struct OutputFileTests {
         let written = try readFile(own)
         #expect(written.starts(with: [0xFF, 0xD8, 0xFF]) && written.count < 1 << 20)
     }
+
+    /// `thumb PHOTO -o PHOTO`, or over a copy of a Live Photo's video kept outside the
+    /// library: the copy is an asset's bytes and is never written over; a file that is
+    /// no asset's (an earlier thumbnail) is written over as asked.
+    @Test func aCopyOfAnAssetIsNeverWrittenOver() throws {
+        let library = try TestLibrary()
+        let pair = try LivePair(number: 22, in: library.folder)
+        let still = try library.input(bytes: pair.still, name: BytePath(pair.stillName))
+        let video = try library.input(bytes: pair.video, name: BytePath(pair.videoName))
+        let id = try library.save([still, video], album: "QQ")[0]
+        let attempts: [[String]] = [
+            ["thumb", still.display, "-o", still.display],
+            ["thumb", "\(id)", "-o", video.display],
+            ["export", "\(id)", "--video", "-o", video.display],
+        ]
+        for arguments in attempts {
+            let result = try library.run(bytes: arguments.map { BytePath($0) })
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "is a copy of asset \(id), and photofiler never writes over a photo or video"),
+                "\(result.stderr)")
+        }
+        #expect(try readFile(still) == pair.still)
+        #expect(try readFile(video) == pair.video)
+
+        let thumbnail = library.folder.file("thumbnail.jpg")
+        #expect(try library.run("thumb", "\(id)", "-o", thumbnail.display).status == 0)
+        let again = try library.run("thumb", "\(id)", "--size", "1024", "-o", thumbnail.display)
+        #expect(again.status == 0, "an earlier thumbnail is written over: \(again.stderr)")
+    }
 }
