@@ -300,7 +300,12 @@ public struct Reconciler {
                 try AssetLifecycle(filer: filer).rollFileMoved(existing, to: rollPath)
                 return true
             }
-            return false  // a second copy of live content: left for the user to sort out
+            // A second copy of live content (a user's `cp` within the Roll): one asset
+            // has one roll file, and deleting a file is the user's to decide.
+            filer.log.warning(
+                "'\(rollPath.display)' holds the same bytes as asset \(existing.id) ('\(existing.rollPath.display)'), and the Roll keeps each photo once: it is left as it is; delete it, or move it out of the library."
+            )
+            return false
         }
         let info: MediaInfo
         do {

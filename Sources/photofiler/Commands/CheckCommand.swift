@@ -44,7 +44,7 @@ struct CheckCommand: Command {
                     for difference in report.remaining { Output.line(difference.description) }
                 }
                 context.log.info(
-                    "Repaired \(mended) difference(s); \(report.remaining.count) left (album entries that are not roll assets are never deleted)."
+                    "Repaired \(mended) difference(s); \(report.remaining.count) left, listed on stdout (an album entry that is not a roll asset is never deleted; a warning says why any other is left)."
                 )
                 thumbnails(ofWhatWasMended: report.differences, in: library, context)
             } else if context.json {
