@@ -16,6 +16,7 @@ extension Daemon {
         // reading stays in its inbox for the next start) and let it finish its group,
         // which it skips the rest of; it writes nothing.
         stopRequested.store(true, ordering: .relaxed)
+        thumbnails?.willStop()
         HelperPool.shared.stop()
         inspectionQueue.sync {}
         thumbnails?.stop()

@@ -103,6 +103,12 @@ package final class ThumbnailQueue: Sendable {
         if !ids.isEmpty { add(ids) }
     }
 
+    /// Says the process is stopping, before the helpers are ended: a thumbnail they
+    /// leave unmade is made at the next start, and is said so, not warned of.
+    package func willStop() {
+        state.withLock { $0.stopping = true }
+    }
+
     /// Waits for the assets in hand (if any), then keeps the workers from starting another.
     package func stop() {
         state.withLock { $0.stopping = true }
@@ -183,7 +189,9 @@ package final class ThumbnailQueue: Sendable {
                 return state.retrying.remove(id) != nil
             }
             guard let failure else { return }
-            log.log(undecodable ? .info : again ? .debug : .warning, failure.description)
+            // Cut short by a stop: made at the next start, which is no trouble.
+            let stopped = if case .unavailable = failure { state.withLock { $0.stopping } } else { false }
+            log.log(undecodable || stopped ? .info : again ? .debug : .warning, failure.description)
         }
     }
 }

@@ -104,12 +104,23 @@ public final class HelperPool: @unchecked Sendable {
         queue.async { [self] in submit([job]) }
         switch reads.waitForAnswers()[0] {
         case .failure(let error):
-            let transient: Bool
+            // Not the file's doing: said in a thumbnail's words (the reading's speak of inboxes).
             switch error {
-            case .readerUnavailable, .libraryUnavailable, .notReadBeforeStop: transient = true
-            default: transient = false
+            case .notReadBeforeStop:
+                return .failure(ThumbnailFailure("photofiler stopped before it was made", isTransient: true))
+            case .readerUnavailable(_, let reason):
+                return .failure(
+                    ThumbnailFailure(
+                        "no sandboxed helper could start (\(reason)); reinstall photofiler with 'make install'",
+                        isTransient: true))
+            case .libraryUnavailable(let name, let reason):
+                return .failure(
+                    ThumbnailFailure(
+                        "\(name) could not start (\(reason)); reinstall it with 'make deps'",
+                        isTransient: true))
+            default:
+                return .failure(ThumbnailFailure(error.description))
             }
-            return .failure(ThumbnailFailure(error.description, isTransient: transient))
         case .success(let answer):
             switch answer.outcome {
             case .value:

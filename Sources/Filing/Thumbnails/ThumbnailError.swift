@@ -29,7 +29,7 @@ public enum ThumbnailError: Error, Sendable, CustomStringConvertible {
             return
                 "'\(path.display)' cannot be decoded for a thumbnail (\(reason)); it stays filed, shown without one."
         case .unavailable(let path, let reason):
-            return "'\(path.display)' gets its thumbnail later: \(reason)"
+            return "'\(path.display)' gets its thumbnail later: \(reason)."
         case .couldNotLook(let path, let folder, let reason):
             let fix =
                 reason.isPermission

@@ -68,6 +68,27 @@ import Testing
         )
     }
 
+    /// SIGTERM while the thumbnails of a burst are made: a thumbnail left unmade is
+    /// made at the next start, which is no trouble: no warning, and a line that says
+    /// so in a thumbnail's words (not the inbox's "left where it is").
+    @Test func sigtermWhileThumbnailsAreMadeWarnsOfNothing() throws {
+        let scene = try DaemonScene()
+        let daemon = try scene.start(["--settle", "0"])
+        for index in 0..<40 {
+            try scene.dropByRename(
+                Pictures.uniqueJPEG(index, tag: "stop"), as: "IMG_\(index).jpg", into: scene.inbox())
+        }
+        #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+        let log = daemon.log
+        #expect(!log.contains("warning:"), "\(log)")
+        let later = daemon.logLines(containing: "gets its thumbnail later")
+        #expect(
+            later.allSatisfy {
+                $0.hasSuffix("gets its thumbnail later: photofiler stopped before it was made.")
+            }, "\(later)")
+    }
+
     /// Makes `count` sparse files of 64 MiB in `folder`, starts the daemon, and waits
     /// until it reads one of them.
     private func startReadingLargeFiles(_ scene: DaemonScene, count: Int, in folder: BytePath) throws
