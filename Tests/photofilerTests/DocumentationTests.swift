@@ -159,7 +159,8 @@ import Testing
             "/usr/bin/zsh",
             [
                 "-f", "-c",
-                "autoload -Uz compinit && compinit -u -d /dev/null; source '\(path)' 2>/dev/null; whence -w _photofiler_albums",
+                // -D: no dump file (`-d /dev/null` made zsh, as root, replace /dev/null with its dump).
+                "autoload -Uz compinit && compinit -u -D; source '\(path)' 2>/dev/null; whence -w _photofiler_albums",
             ])
         #expect(loaded.output.contains("function"), "\(loaded.output)")
     }

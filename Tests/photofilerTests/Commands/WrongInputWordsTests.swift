@@ -26,8 +26,8 @@ import Testing
         }
     }
 
-    /// `info` and `thumb` given a folder, a path where nothing is, or a dead
-    /// symbolic link say which, and what to give instead.
+    /// `info` and `thumb` given a folder, a path where nothing is, a dead symbolic
+    /// link or a FIFO say which, and what to give instead.
     @Test func infoAndThumbOfWhatIsNoFile() throws {
         let library = try TestLibrary()
         try library.save([try library.input(corpus: "Landscape_1.jpg")])
@@ -46,7 +46,9 @@ import Testing
                 try library.run(command, dead.display),
                 saying: ["'\(dead.display)' is neither an asset id nor a file that exists"])
         }
-        expectOneSentence(try library.run("info", "/dev/null"), saying: ["'/dev/null' is a device"])
+        let fifo = library.inputs.appending("pipe.jpg")
+        #expect(mkfifo(fifo.display, 0o644) == 0)
+        expectOneSentence(try library.run("info", fifo.display), saying: ["'\(fifo.display)' is a FIFO"])
     }
 
     /// `rm ID --album NAME` of an album that does not exist says so, as `list --album` does.
@@ -59,14 +61,16 @@ import Testing
         #expect(try library.list().first?["albums"] as? [String] == ["QQ"])
     }
 
-    /// `save` of a device or a symbolic link says what it is in `save`'s words.
+    /// `save` of a FIFO or a symbolic link says what it is in `save`'s words.
     @Test func saveOfWhatIsNoRegularFile() throws {
         let library = try TestLibrary()
         let link = library.inputs.appending("link.jpg")
         #expect(symlink(Fixtures.corpus("Landscape_1.jpg").display, link.display) == 0)
+        let fifo = library.inputs.appending("pipe.jpg")
+        #expect(mkfifo(fifo.display, 0o644) == 0)
         expectOneSentence(
-            try library.run("save", "/dev/null"),
-            saying: ["'/dev/null' is a device", "photofiler files only regular files"])
+            try library.run("save", fifo.display),
+            saying: ["'\(fifo.display)' is a FIFO", "photofiler files only regular files"])
         expectOneSentence(
             try library.run("save", link.display),
             saying: ["is a symbolic link", "file the picture it points to instead"])

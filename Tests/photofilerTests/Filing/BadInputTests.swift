@@ -52,7 +52,9 @@ struct BadInputTests {
         }
     }
 
-    @Test(arguments: CorpusManifest.bad.map(\.file))
+    /// The corpus's cut, empty and text files. Its PNG with a wrong CRC is whole and of
+    /// a supported format: it is filed without a thumbnail (`DamagedFileTests`).
+    @Test(arguments: CorpusManifest.bad.map(\.file).filter { $0 != "bad/bad_crc.png" })
     func brokenCorpusFileIsRefusedAndUntouched(file: String) throws {
         let library = try TestLibrary()
         let input = try library.input(corpus: file)

@@ -51,7 +51,7 @@ import Testing
     @Test func theDaemonFilesADamagedPNG() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start()
-        let png = try readFile(Fixtures.corpus("bad/bad_crc.png"))
+        let png = try readFile(Fixtures.corpus("bad/bad_crc.png"))  // its IHDR's CRC is wrong
         try scene.dropByRename(png, as: "broken.png", into: scene.inbox())
         #expect(scene.waitForAlbum(count: 1), "\(daemon.log)")
         #expect(
