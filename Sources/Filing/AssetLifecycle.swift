@@ -276,7 +276,7 @@ public struct AssetLifecycle {
             do {
                 try Sys.checkAccess(folder, mode: W_OK | X_OK)
             } catch  where error.errno.isPermission {
-                throw .permissionDenied(path: folder, call: "unlink")
+                throw .permissionDenied(path: folder, call: "unlink", library: layout.root)
             } catch {
                 continue
             }

@@ -19,8 +19,9 @@ public enum FilingError: Error, Sendable {
     case media(MediaError)
     /// The disk (or quota) holding the library is full.
     case outOfSpace(path: BytePath, library: BytePath)
-    /// Reading the source or writing the library was refused.
-    case permissionDenied(path: BytePath, call: String)
+    /// Reading the source or writing the library was refused; `library` is the
+    /// library's root when `path` lies in it (the fix is then the library's).
+    case permissionDenied(path: BytePath, call: String, library: BytePath?)
     /// The album name is not a safe folder name.
     case badAlbumName(AlbumName.Problem)
     /// No asset has this id.
@@ -96,9 +97,12 @@ extension FilingError: CustomStringConvertible {
         case .outOfSpace(let path, let library):
             return
                 "The disk holding the library '\(library.display)' is full, so '\(path.display)' stays where it is; free some space and it is filed."
-        case .permissionDenied(let path, let call):
+        case .permissionDenied(let path, let call, let library?):
             return
-                "Permission denied (\(call)) on '\(path.display)'; give photofiler read access to the inbox and write access to the library."
+                "Permission denied (\(call)) on '\(path.display)'; give photofiler read and write access to the folders of the library '\(library.display)'."
+        case .permissionDenied(let path, let call, nil):
+            return
+                "Permission denied (\(call)) on '\(path.display)'; give photofiler read access to it (and write access to its folder, for a file it moves out of an inbox)."
         case .badAlbumName(let problem):
             return problem.description
         case .unknownAsset(let id):
@@ -158,7 +162,12 @@ extension FilingError {
     /// Maps a system call failure to the case a person can act on.
     package static func from(_ error: SystemError, library: LibraryLayout, source: BytePath) -> FilingError {
         if error.errno.isOutOfSpace { return .outOfSpace(path: source, library: library.root) }
-        if error.errno.isPermission { return .permissionDenied(path: error.path ?? source, call: error.call) }
+        if error.errno.isPermission {
+            let path = error.path ?? source
+            let absolute = LibraryLayout.absolute(path)
+            return .permissionDenied(
+                path: path, call: error.call, library: absolute.isWithin(library.root) ? library.root : nil)
+        }
         // A read given up because photofiler is stopping (`ContentCopier`'s `stop`).
         if error.errno == .cancelled { return .stopped(path: source) }
         return .system(error)

@@ -208,7 +208,7 @@ import Testing
     /// time while it still fails). Another file's attribute change is no candidate.
     @Test func aRefusedFileIsTriedAgainWhenItsPermissionsChange() {
         var h = Harness()
-        let denied = FilingError.permissionDenied(path: Self.a, call: "open")
+        let denied = FilingError.permissionDenied(path: Self.a, call: "open", library: nil)
         _ = h.at(0, .found([Self.a]))
         #expect(h.inspected(at: 300) == [Self.a])
         _ = h.file(at: 301, [Self.a: .failed(denied, Self.fingerprint(Self.a))])

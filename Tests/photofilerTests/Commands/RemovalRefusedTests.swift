@@ -40,7 +40,8 @@ struct RemovalRefusedTests {
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(locked.display)
-                && result.stderr.contains("write access to the library"), "\(result.stderr)")
+                && result.stderr.contains("read and write access to the folders of the library"),
+            "\(result.stderr)")
         #expect(try Sys.statusIfExists(rollFile) != nil)
         let info = try #require(try run(["info", "1", "--json"], library: library).json() as? [String: Any])
         #expect(info["albums"] as? [String] == ["QQ"], "still in its album: \(info)")

@@ -30,7 +30,10 @@ struct PermissionFixedTests {
             library: library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"],
             launcher: PermissionTests.launcher.map(\.display))
         let contents = LibraryContents(library: library)
-        #expect(daemon.waitForLog("Permission denied (open) on '\(privateFile.display)'"), "\(daemon.log)")
+        #expect(
+            daemon.waitForLog(
+                "Permission denied (open) on '\(privateFile.display)'; give photofiler read access to it"),
+            "the fix is the file's, not the library's: \(daemon.log)")
         #expect(daemon.log.contains(locked.display), "the folder it cannot watch is named: \(daemon.log)")
         #expect(contents.albumEntries("QQ").isEmpty)
 
