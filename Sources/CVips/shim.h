@@ -6,7 +6,8 @@
 // only so that the Swift side can reach the few libvips calls it needs.
 
 /// Opens the header only, the loader set to refuse any error (a PNG chunk CRC,
-/// say) instead of warning and carrying on, so a damaged file is not filed.
+/// say) instead of warning and carrying on, so a damaged header's size is not
+/// believed: such a file is filed of unknown size, without a thumbnail.
 /// Reads from memory (the helper's mapping of the file): a sandboxed helper
 /// cannot open paths. The image must be unreferenced before the memory goes.
 static inline VipsImage *photofiler_vips_open_header_strict(const void *bytes, size_t count) {
