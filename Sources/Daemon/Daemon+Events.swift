@@ -78,7 +78,7 @@ extension Daemon {
                 }
             case .watch(let root):
                 found += perform(inboxes.handle(.watched(root, watch(root))))
-                watcher.dropFolderOnlyWatches(keepingWaysTo: inboxes.missing)
+                watchTheWaysToInboxes()
             case .watchParent(let root):
                 do {
                     try watcher.watchFolderOnly(nearestExistingFolder(above: root))
@@ -95,7 +95,7 @@ extension Daemon {
                     log.error("\(error)")
                     lastError = "\(error)"
                 }
-                watcher.dropFolderOnlyWatches(keepingWaysTo: inboxes.missing)
+                watchTheWaysToInboxes()
             case .detectSyncEngine(let root):
                 do {
                     found += perform(inboxes.handle(.syncEngine(root, try SyncEngine.owning(root))))
@@ -150,6 +150,14 @@ extension Daemon {
             }
         }
         return found
+    }
+
+    /// The folders above the inboxes, watched so that a parent renamed or removed
+    /// (`mv apps apps.old`) makes its inboxes missing, and the folder-only watch on the
+    /// way to a missing inbox, dropped once it is found.
+    private func watchTheWaysToInboxes() {
+        watcher.dropFolderOnlyWatches(keepingWaysTo: inboxes.missing)
+        watcher.watchAncestors(of: inboxes.watchedRoots)
     }
 
     /// Watches an inbox tree; a failure says whether the folder is missing or

@@ -73,6 +73,10 @@ package struct InboxSupervisor {
     /// Inbox roots that exist but could not be watched, each with the error said
     /// (a retry that fails the same way says nothing more).
     package private(set) var failing: [BytePath: String] = [:]
+    /// Inbox roots watched now: neither missing nor failing.
+    package var watchedRoots: Set<BytePath> {
+        Set(inboxes.keys).subtracting(missing).subtracting(failing.keys)
+    }
     /// Inbox roots that a sync engine owns.
     private var syncEngines: [BytePath: SyncEngine] = [:]
 

@@ -73,11 +73,11 @@ public final class InotifyWatcher: @unchecked Sendable {
     public private(set) var completeReads: UInt64 = 0
     /// A drain stopped at `drainLimit` and its continuation is queued.
     private var continuing = false
-    private var table = WatchTable()
+    var table = WatchTable()
     /// Halves of renames waiting for their other half.
     private var renames = RenamePairing()
     /// Each watch root and the path prefixes never watched below it.
-    private var roots: [BytePath: [BytePath]] = [:]
+    var roots: [BytePath: [BytePath]] = [:]
     /// Roots watched with `namesMask`.
     private var namesOnlyRoots: Set<BytePath> = []
     /// Names-only roots whose folders that many levels down are leaves.
@@ -85,6 +85,11 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// Folders watched on their own, not their sub-folders (the parent of a
     /// missing inbox, to see it made again without watching its siblings).
     private var shallowRoots: Set<BytePath> = []
+    /// The folders above roots, watched for their own move or removal (`watchAncestors`).
+    var ancestors = AncestorWatches()
+
+    /// Whether `stop()` has not been called.
+    var isRunning: Bool { source != nil }
 
     /// Initialises libinotifytools now. Call it first thing at start-up: the
     /// library waits with `select()`, which cannot take an fd of 1024 or more, so
@@ -268,6 +273,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         source = nil
         table = WatchTable()
         roots = [:]
+        ancestors.removeAll()
     }
 
     // MARK: Reading events
@@ -300,10 +306,15 @@ public final class InotifyWatcher: @unchecked Sendable {
     private func translate(_ raw: RawInotifyEvent, into events: inout [WatchEvent]) {
         let mask = raw.mask
         if raw.wd == -1 || mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // An ancestor's move may be among the events lost.
+            reportRootsNotAtTheirPaths(into: &events)
             rewalkRoots(into: &events)
             events.append(.overflow)
             return
         }
+        // First, while the descriptor is still known as an ancestor's: the folder's
+        // own watch, when it has one, may be removed by what follows.
+        if raw.name.isEmpty { ancestorEvent(wd: raw.wd, mask: mask, into: &events) }
         guard let folder = table.folder(wd: raw.wd) else { return }  // a watch already dropped
         if raw.name.isEmpty {
             let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) | UInt32(IN_IGNORED)
@@ -354,7 +365,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// parent's event and the folder's own comes first, and its subtree's
     /// watches removed (a subtree moved elsewhere would otherwise keep reporting
     /// under its old path).
-    private func folderGone(_ path: BytePath, into events: inout [WatchEvent]) {
+    func folderGone(_ path: BytePath, into events: inout [WatchEvent]) {
         let removed = table.removeSubtree(path)
         guard !removed.isEmpty else { return }
         removeWatches(removed)
@@ -494,9 +505,13 @@ public final class InotifyWatcher: @unchecked Sendable {
     }
 
     /// Removes kernel watches directly: `inotifytools_remove_watch_by_wd` prints to
-    /// stderr when the folder (and so the watch) is already gone.
+    /// stderr when the folder (and so the watch) is already gone. An ancestor's watch
+    /// that was the same one is made again.
     private func removeWatches(_ descriptors: [CInt]) {
-        for wd in descriptors { _ = inotify_rm_watch(fd, wd) }
+        for wd in descriptors {
+            _ = inotify_rm_watch(fd, wd)
+            rewatchAncestor(ifRemoved: wd)
+        }
     }
 
     private func mask(for folder: BytePath, root: BytePath) -> UInt32 {

@@ -256,6 +256,70 @@ import Testing
         }
     }
 
+    /// A root whose parent is renamed (`mv apps apps.old`) is gone from its path: its
+    /// own watch hears nothing of that, the watch of the folder above does. What is
+    /// put in the moved folder is no longer reported; the root made again at its path
+    /// is watched anew, with the folders above it.
+    @Test func aRootWhoseParentIsRenamedIsGone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let apps = folder.path.appending("apps")
+        let root = apps.appending("QQ")
+        try Sys.makeDirectories(root)
+        try withWatcher { watcher, log in
+            try watcher.watchSync(root)
+            watcher.queue.sync { watcher.watchAncestors(of: [root]) }
+            #expect(
+                watcher.queue.sync {
+                    watcher.isWatchingAncestor(apps) && watcher.isWatchingAncestor(folder.path)
+                })
+            let moved = folder.path.appending("apps.old")
+            try Sys.rename(apps, to: moved)
+            #expect(log.wait(for: .directoryGone(root)), "\(log.all)")
+            #expect(watcher.queue.sync { watcher.watchedFolderCount } == 0)
+            // The folders above a root gone are of no use until it is watched again.
+            #expect(
+                watcher.queue.sync {
+                    !watcher.isWatchingAncestor(apps) && !watcher.isWatchingAncestor(folder.path)
+                })
+            try writeFile(moved.appending("QQ").appending("old.jpg"))
+            try Sys.makeDirectories(root)
+            try watcher.watchSync(root)
+            watcher.queue.sync { watcher.watchAncestors(of: [root]) }
+            #expect(watcher.queue.sync { watcher.isWatchingAncestor(apps) })
+            let file = root.appending("new.jpg")
+            try writeFile(file)
+            #expect(log.wait(for: .closedWrite(file)))
+            #expect(!log.all.contains(.closedWrite(root.appending("old.jpg"))), "\(log.all)")
+        }
+    }
+
+    /// A folder that is a root's and the ancestor of another root (`~/Sync` and
+    /// `~/Sync/Camera`) has one watch: dropped as an ancestor, the root keeps it;
+    /// dropped as a root, the ancestor is watched again, and its rename still tells.
+    @Test func aWatchSharedByARootAndAnAncestorOutlivesEitherRole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let outer = folder.path.appending("Sync")
+        let inner = outer.appending("Camera")
+        try Sys.makeDirectories(inner)
+        try withWatcher { watcher, log in
+            try watcher.watchSync(outer)
+            try watcher.watchSync(inner)
+            watcher.queue.sync { watcher.watchAncestors(of: [outer, inner]) }
+            watcher.queue.sync { watcher.watchAncestors(of: [outer]) }
+            let seen = outer.appending("still-seen.jpg")
+            try writeFile(seen)
+            #expect(log.wait(for: .closedWrite(seen)), "the root keeps its watch")
+
+            watcher.queue.sync { watcher.watchAncestors(of: [inner]) }
+            try watcher.queue.sync { try watcher.unwatch(directory: outer) }
+            #expect(watcher.queue.sync { watcher.isWatchingAncestor(outer) && !watcher.isWatching(outer) })
+            try Sys.rename(outer, to: folder.path.appending("Sync.old"))
+            #expect(log.wait(for: .directoryGone(inner)), "\(log.all)")
+        }
+    }
+
     @Test func rootDeletedAndRecreatedCanBeWatchedAgain() throws {
         let parent = try TemporaryFolder()
         defer { parent.remove() }

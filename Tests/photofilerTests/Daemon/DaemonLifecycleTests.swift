@@ -157,6 +157,30 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// `mv apps apps.old; mkdir -p apps/QQ`: the inbox's watch hears nothing of its
+    /// parent's rename, the parent's does. The inbox is missing, then the new folder at
+    /// its path is watched and filed from at once; the moved one is an inbox no more.
+    @Test func anInboxWhoseParentIsRenamedIsWatchedAtItsPathAgain() throws {
+        let scene = try DaemonScene()
+        let apps = scene.folder.file("apps")
+        let inbox = apps.appending("QQ")
+        try Sys.makeDirectories(inbox)
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "QQ=\(inbox.display)", "--settle", "50"])
+        let moved = scene.folder.file("apps.old")
+        try Sys.rename(apps, to: moved)
+        #expect(daemon.waitForLog("was removed"), "\(daemon.log)")
+        let left = moved.appending("QQ").appending("old.jpg")
+        try scene.dropByRename(Pictures.uniqueJPEG(1, tag: "moved away"), as: "old.jpg", into: left.parent)
+        try Sys.makeDirectories(inbox)
+        #expect(daemon.waitForLog("is back; watching it again"), "\(daemon.log)")
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "parent renamed"), as: "a.jpg", into: inbox)
+        #expect(scene.waitForAlbum("QQ", count: 1), "\(daemon.log)")
+        #expect(
+            try Sys.statusIfExists(left) != nil, "not filed from a folder that is no inbox: \(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
     /// Started without a config file, the daemon reads the default one on SIGHUP
     /// once it is written; a [library] setting that needs a restart says so.
     @Test func sighupReadsADefaultConfigFileWrittenSinceTheStart() throws {
