@@ -196,21 +196,28 @@ package struct InboxSupervisor {
                     actions += lookAgain(forInboxesBelow: path)
                 }
             case .directoryGone(let path):
-                guard inboxes[path] != nil else {
+                // The inbox, and an inbox nested in it (`~/Sync/Camera` in `~/Sync`), whose
+                // watches went with the folder.
+                let gone = inboxes.keys.filter { $0.isWithin(path) && !missing.contains($0) }.sorted()
+                guard !gone.isEmpty else {
                     // The folder watched on the way to a missing inbox went too: a higher one is.
                     actions += lookAgain(forInboxesBelow: path)
                     continue
                 }
-                missing.insert(path)
-                actions += [
-                    .watchParent(path),
-                    .log(
-                        .warning,
-                        "The inbox '\(path.display)' was removed; it is watched again when it reappears."),
-                    // Made again before the parent's watch existed (`rm -rf inbox;
-                    // mkdir inbox`): no event will say so, so look now.
-                    .watchIfPresent(path, then: "The inbox '\(path.display)' is back; watching it again."),
-                ]
+                for root in gone {
+                    missing.insert(root)
+                    failing.removeValue(forKey: root)
+                    actions += [
+                        .watchParent(root),
+                        .log(
+                            .warning,
+                            "The inbox '\(root.display)' was removed; it is watched again when it reappears."),
+                        // Made again before the parent's watch existed (`rm -rf inbox;
+                        // mkdir inbox`): no event will say so, so look now.
+                        .watchIfPresent(
+                            root, then: "The inbox '\(root.display)' is back; watching it again."),
+                    ]
+                }
             case .removed, .movedOut:
                 settling.append(event)
             case .renamed:

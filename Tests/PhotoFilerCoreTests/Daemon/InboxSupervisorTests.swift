@@ -96,6 +96,21 @@ import Testing
         #expect(supervisor.states(waiting: []).map(\.state) == [.watching])
     }
 
+    /// An inbox nested in a removed one (`~/Sync/Camera` in `~/Sync`) lost its watches
+    /// with it: both are missing, and each is looked for again.
+    @Test func anInboxNestedInARemovedOneIsMissingToo() {
+        let camera = Self.qq.appending("Camera")
+        var supervisor = Self.supervisor([Self.inbox("QQ", Self.qq), Self.inbox("Camera", camera)])
+        let gone = supervisor.handle(.watcher([.directoryGone(Self.qq)]))
+        for root in [Self.qq, camera] {
+            #expect(gone.contains(.watchParent(root)), "\(gone)")
+            #expect(
+                gone.contains(.watchIfPresent(root, then: "The inbox '\(root)' is back; watching it again.")))
+        }
+        #expect(supervisor.states(waiting: []).map(\.state) == [.missing, .missing])
+        #expect(supervisor.watchedRoots.isEmpty)
+    }
+
     /// The inbox's parent went too: a folder made on the way back moves the watch
     /// down to it, and the inbox is looked for at once (`mkdir -p` makes both).
     @Test func aMissingInboxWhoseParentWentTooIsWatchedAgainOnTheWayBack() {
