@@ -15,8 +15,6 @@ package struct AncestorWatches {
     private var paths: [CInt: BytePath] = [:]
     private var descriptors: [BytePath: CInt] = [:]
 
-    package var count: Int { paths.count }
-
     package func path(wd: CInt) -> BytePath? { paths[wd] }
 
     package func descriptor(path: BytePath) -> CInt? { descriptors[path] }
@@ -43,14 +41,12 @@ package struct AncestorWatches {
     /// Records `path`'s watch; returns the descriptor it had before when that
     /// differs (the path leads to another folder now), for the caller to remove.
     package mutating func insert(wd: CInt, path: BytePath) -> CInt? {
-        let old = descriptors.updateValue(wd, forKey: path)
-        if let old, old != wd {
-            paths.removeValue(forKey: old)
-        }
         if let previous = paths.updateValue(path, forKey: wd), previous != path {
             descriptors.removeValue(forKey: previous)
         }
-        return old == wd ? nil : old
+        guard let old = descriptors.updateValue(wd, forKey: path), old != wd else { return nil }
+        paths.removeValue(forKey: old)
+        return old
     }
 
     /// Forgets the watch `wd`; returns its path when it was an ancestor's.

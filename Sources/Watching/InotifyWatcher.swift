@@ -19,7 +19,9 @@ import PhotoFilerSystem
 /// 2. `let watcher = try InotifyWatcher { batch in … }`: the handler runs on
 ///    `watcher.queue`.
 /// 3. On that queue: `let folders = try watcher.watch(directory: inbox, excluding: [library])`,
-///    then scan each returned folder (files already there produce no events).
+///    then scan each returned folder (files already there produce no events), and
+///    `watcher.watchAncestors(of: roots)` so that a folder above a root renamed or
+///    removed makes it `.directoryGone` too.
 /// 4. On `.directoryAppeared(f)` scan `f`; on `.overflow` rescan every root; on
 ///    `.directoryGone(root)` watch `root` again once it exists.
 /// 5. A file looked at while `hasUnreadEvents` (a scan, a creation with content) is
