@@ -11,8 +11,9 @@ import Synchronization
 /// minute without one (an idle daemon has no helper and no timer but that one).
 /// Requests are pipelined: up to `inFlightPerHelper` wait in each helper's socket,
 /// so a burst is not paid a round trip per file. A helper that crashes costs the
-/// file it was on one more try on a fresh helper (it may have been killed from
-/// outside); a second crash, or a file it is still on after its deadline (then the
+/// file it was on one more try on a fresh helper, one started since (it may have
+/// been killed from outside, and a kill from outside may end every helper at once:
+/// one about to die is no second try); a second crash, or a file it is still on after its deadline (then the
 /// helper is killed), refuses that file alone. A deadline is CPU time the helper
 /// spent on the file, with four times as much wall time as the backstop for one
 /// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind it go
@@ -60,6 +61,8 @@ public final class HelperPool: @unchecked Sendable {
     let settings: Settings
     private let queue = DispatchQueue(label: "photofiler.helpers")
     private var helpers: [RunningHelper] = []
+    /// Helpers started so far: the last one's `serial`.
+    private var helpersStarted: UInt64 = 0
     /// The jobs no helper has yet, in order, by the kind of helper they wait for.
     private var waiting: [HelperKind: [Job]] = [:]
     private var idleTimer: DispatchSourceTimer?
@@ -210,7 +213,7 @@ public final class HelperPool: @unchecked Sendable {
             idleTimer = nil
         }
         for kind in HelperKind.allCases {
-            while let job = waiting[kind]?.first, let helper = helperWithRoom(kind) {
+            while let job = waiting[kind]?.first, let helper = helperWithRoom(for: job) {
                 waiting[kind]?.removeFirst()
                 // A full socket: the helper's next answer pumps again.
                 if !send(job, to: helper) { break }
@@ -221,18 +224,27 @@ public final class HelperPool: @unchecked Sendable {
         }
     }
 
-    /// An idle helper of `kind`, else a new one while there are fewer than the pool's
-    /// size, else the least busy with room.
-    private func helperWithRoom(_ kind: HelperKind) -> RunningHelper? {
-        let open = helpers.filter {
-            $0.kind == kind && $0.inFlight.count < settings.inFlightPerHelper
+    /// An idle helper of the job's kind, else a new one while there are fewer than the
+    /// pool's size, else the least busy with room. A job whose helper died takes only
+    /// a helper started since, unless there is none and none can start.
+    private func helperWithRoom(for job: Job) -> RunningHelper? {
+        let kind = job.helperKind
+        let ofKind = helpers.filter { $0.kind == kind }
+        let open = ofKind.filter {
+            $0.serial > job.retryAfterHelper && $0.inFlight.count < settings.inFlightPerHelper
                 && $0.served + $0.inFlight.count < settings.requestsPerHelper
         }
         if let idle = open.first(where: { $0.inFlight.isEmpty }) { return idle }
-        if helpers.count(where: { $0.kind == kind }) < settings.helpers, let started = startHelper(kind) {
-            return started
+        if ofKind.count < settings.helpers, let started = startHelper(kind) { return started }
+        if let least = open.min(by: { $0.inFlight.count < $1.inFlight.count }) { return least }
+        if job.retryAfterHelper > 0, !ofKind.isEmpty,
+            !ofKind.contains(where: { $0.serial > job.retryAfterHelper })
+        {
+            // No helper could start since its crash: an older one, rather than waiting for none.
+            job.retryAfterHelper = 0
+            return helperWithRoom(for: job)
         }
-        return open.min { $0.inFlight.count < $1.inFlight.count }
+        return nil
     }
 
     private func startHelper(_ kind: HelperKind) -> RunningHelper? {
@@ -263,7 +275,9 @@ public final class HelperPool: @unchecked Sendable {
         // One timer per helper, moved (`armDeadline`) rather than made anew; it is
         // parked at `.distantFuture` (never fires) while the helper has nothing to do.
         let deadline = DispatchSource.makeTimerSource(queue: queue)
-        let helper = RunningHelper(kind: kind, process: process, source: source, deadline: deadline)
+        helpersStarted += 1
+        let helper = RunningHelper(
+            kind: kind, serial: helpersStarted, process: process, source: source, deadline: deadline)
         source.setEventHandler { @Sendable [unowned self, unowned helper] in self.readAnswers(helper) }
         source.setCancelHandler { @Sendable in process.socket.close() }
         deadline.setEventHandler { @Sendable [unowned self, unowned helper] in
@@ -376,6 +390,7 @@ public final class HelperPool: @unchecked Sendable {
                 if head.failures >= 2 {
                     head.reads.complete(head.index, .failure(.readerFailed(path: head.path, what: what)))
                 } else {
+                    head.retryAfterHelper = helpersStarted
                     jobs.insert(head, at: 0)
                 }
             }
@@ -490,6 +505,9 @@ private final class Job: @unchecked Sendable {
     var id: UInt32 = 0
     /// Helpers that died on it.
     var failures = 0
+    /// After a helper died on it, the `serial` of the last helper started then: its
+    /// second try is on a later one (0: any helper).
+    var retryAfterHelper: UInt64 = 0
     /// The light helper answered that it needs a decoder (or a test asked for the full helper).
     var needsDecoders = false
     /// A thumbnail's request and the output file it travels with.
@@ -513,6 +531,8 @@ private final class Job: @unchecked Sendable {
 /// handlers run there too).
 private final class RunningHelper: @unchecked Sendable {
     let kind: HelperKind
+    /// The order it was started in, from 1.
+    let serial: UInt64
     let process: HelperProcess
     let source: DispatchSourceRead
     var inFlight: [Job] = []
@@ -524,9 +544,12 @@ private final class RunningHelper: @unchecked Sendable {
     /// When `deadline` fires; nil while it is parked.
     var armedUntil: DispatchTime?
 
-    init(kind: HelperKind, process: HelperProcess, source: DispatchSourceRead, deadline: DispatchSourceTimer)
-    {
+    init(
+        kind: HelperKind, serial: UInt64, process: HelperProcess, source: DispatchSourceRead,
+        deadline: DispatchSourceTimer
+    ) {
         self.kind = kind
+        self.serial = serial
         self.process = process
         self.source = source
         self.deadline = deadline

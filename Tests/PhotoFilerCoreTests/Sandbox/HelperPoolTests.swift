@@ -184,6 +184,30 @@ import Testing
             })
     }
 
+    /// Helpers killed from outside together (`pkill`, the OOM killer) cost no file:
+    /// the file a killed helper was on is tried again on a helper started since, not
+    /// on one the same kill is about to end (the daemon's burst test refused a file so).
+    @Test func aFileWhoseHelperIsKilledIsTriedOnAHelperStartedSince() throws {
+        var settings = HelperPool.Settings()
+        settings.helpers = 2
+        let pool = HelperPool(settings: settings)
+        defer { pool.stop() }
+        pool.prepare()
+        #expect(waitUntil(timeout: 20) { pool.helperPIDs(.light).count == 2 })
+        let helpers = pool.helperPIDs(.light)
+        // Stopped, they hold what they are sent; the file goes to the first, both idle.
+        for pid in helpers { kill(pid, SIGSTOP) }
+        let fd = try Sys.openForReading(Self.jpeg)
+        defer { fd.close() }
+        let reads = pool.inspect([MediaFile(fd: fd, path: Self.jpeg, size: try fd.status().size)])
+        #expect(pool.helperPIDs(.light) == helpers)
+        kill(helpers[0], SIGKILL)
+        #expect(waitUntil(timeout: 20) { !pool.helperPIDs(.light).contains(helpers[0]) })
+        kill(helpers[1], SIGKILL)
+        let answer = reads.wait()[0]
+        #expect((try? answer.get()) != nil, "\(answer)")
+    }
+
     @Test func idleHelpersEnd() throws {
         let pool = Self.pool(idle: 0.2)
         defer { pool.stop() }
