@@ -35,7 +35,7 @@ package struct AncestorWatches {
 
     /// Every watched ancestor folder with its descriptor.
     package var all: [(wd: CInt, path: BytePath)] {
-        paths.map { (wd: $0.key, path: $0.value) }.sorted { $0.path < $1.path }
+        paths.map { (wd: $0.key, path: $0.value) }
     }
 
     /// Records `path`'s watch; returns the descriptor it had before when that

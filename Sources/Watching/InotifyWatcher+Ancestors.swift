@@ -14,7 +14,9 @@ extension InotifyWatcher {
         truncatingIfNeeded: IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_MASK_ADD)
 
     /// Watches every folder above each of `roots` (`/` excepted) for its own move or
-    /// removal; an ancestor of none of them any more stops being watched. When one
+    /// removal; an ancestor of none of them any more stops being watched. One watched
+    /// already is not asked for again: its own events say when its path leads
+    /// elsewhere (the daemon calls this after every inbox it watches). When one
     /// moves or goes, each of `roots` that is no longer the folder watched at its path
     /// is reported `directoryGone` and stops being watched, as when it is removed
     /// itself. A folder that cannot be watched (not readable) is left: the caller's
@@ -28,7 +30,7 @@ extension InotifyWatcher {
             ancestors.remove(wd: wd)
             if table.folder(wd: wd) == nil { _ = inotify_rm_watch(fd, wd) }
         }
-        for folder in wanted { watchAncestor(folder) }
+        for folder in wanted where ancestors.descriptor(path: folder) == nil { watchAncestor(folder) }
     }
 
     /// Whether `folder` is watched as the ancestor of a root.
