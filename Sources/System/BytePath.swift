@@ -76,6 +76,25 @@ public struct BytePath: Hashable, Sendable, Comparable {
             .map { BytePath(bytes: $0) }
     }
 
+    /// Where each of `components` lies in `bytes`: one array, where `components`
+    /// makes one per component. For the questions asked of every file filed
+    /// (its folders below an inbox, whether it is spelled normally), where those
+    /// arrays were 8% of the filing queue's time in a burst (`perf`).
+    public var componentRanges: [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "/") {
+                if let begun = start { ranges.append(begun..<index) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+        }
+        if let begun = start { ranges.append(begun..<bytes.count) }
+        return ranges
+    }
+
     /// The last component (the file name), or the whole path when it has no `/`.
     public var lastComponent: BytePath {
         let trimmed = bytes.last == UInt8(ascii: "/") ? Array(bytes.dropLast()) : bytes

@@ -31,7 +31,7 @@ public enum TemporaryName {
     /// `.stversions/`, a desktop's `.Trash-1000/`): old versions and deleted
     /// files, never new pictures.
     public static func isInHiddenFolder(_ path: BytePath, below root: BytePath) -> Bool {
-        let inner = path.components.dropLast().dropFirst(root.components.count)
-        return inner.contains { $0.bytes.first == UInt8(ascii: ".") }
+        let inner = path.componentRanges.dropLast().dropFirst(root.componentRanges.count)
+        return inner.contains { path.bytes[$0.lowerBound] == UInt8(ascii: ".") }
     }
 }

@@ -52,6 +52,26 @@ import Testing
         #expect(BytePath("/").isWithin("/"))
         #expect(BytePath("/a/b").isWithin("/a//b/"))
     }
+
+    /// The ranges name the same bytes as `components`, for every spelling.
+    @Test(arguments: ["", "/", "//", "a", "/a", "a/", "/a/b/c.jpg", "//a//b//", "./a/../b", "/.x/y"])
+    func componentRangesAreTheComponents(spelling: String) {
+        let path = BytePath(spelling)
+        #expect(path.componentRanges.map { BytePath(bytes: path.bytes[$0]) } == path.components)
+    }
+
+    /// A path spelled normally comes back as it is (the filing path's shortcut); any
+    /// other is rebuilt: `.` dropped, `..` resolved, empty components and trailing
+    /// slashes gone.
+    @Test(arguments: [
+        ("/lib/Roll/2023/12/a.jpg", "/lib/Roll/2023/12/a.jpg"),
+        ("/", "/"), ("a/b", "a/b"), ("/a/...", "/a/..."), ("/a/.b", "/a/.b"), ("/a/b..", "/a/b.."),
+        ("", "."), ("//", "/"), ("/a/", "/a"), ("//a", "/a"), ("a//b", "a/b"), ("/a/./b", "/a/b"),
+        ("/a/../b", "/b"), ("./a", "a"), ("..", "."), ("/a/b/.", "/a/b"), ("/a/b/..", "/a"),
+    ])
+    func normalizedSpellings(spelling: String, expected: String) {
+        #expect(LibraryLayout.normalize(BytePath(spelling)) == BytePath(expected))
+    }
 }
 
 @Suite struct AlbumNameTests {

@@ -91,6 +91,9 @@ public struct LibraryLayout: Sendable, Hashable {
 
     /// Removes `.` components, resolves `..` textually and drops trailing slashes.
     public static func normalize(_ path: BytePath) -> BytePath {
+        // Paths from the watcher and from `readdir` are spelled normally already:
+        // each filed file is asked here twice, and is then spared the rebuild.
+        if isNormal(path) { return path }
         var parts: [BytePath] = []
         for part in path.components {
             if part.bytes == [UInt8(ascii: ".")] { continue }
@@ -106,5 +109,18 @@ public struct LibraryLayout: Sendable, Hashable {
             bytes.append(contentsOf: part.bytes)
         }
         return BytePath(bytes: bytes.isEmpty ? Array(".".utf8) : bytes)
+    }
+
+    /// True when `normalize` would give `path` back as it is: no empty, `.` or `..`
+    /// component, no trailing slash (`/` itself excepted), not empty.
+    private static func isNormal(_ path: BytePath) -> Bool {
+        let ranges = path.componentRanges
+        guard !ranges.isEmpty else { return path.bytes == [UInt8(ascii: "/")] }
+        // One slash before each component but a relative path's first, and none after.
+        let separators = ranges.count - (path.isAbsolute ? 0 : 1)
+        guard path.bytes.count == ranges.reduce(separators, { $0 + $1.count }) else { return false }
+        return !ranges.contains { range in
+            range.count <= 2 && path.bytes[range].allSatisfy { $0 == UInt8(ascii: ".") }
+        }
     }
 }

@@ -54,6 +54,11 @@ import Testing
         // The root itself may be hidden; only folders below it count.
         #expect(!TemporaryName.isInHiddenFolder(BytePath("/home/me/.sync/Camera/2023/a.jpg"), below: root))
         #expect(!TemporaryName.isInHiddenFolder(BytePath("/home/me/.sync/Camera/a.jpg"), below: root))
+        // A hidden name is `matches`'s question, not this one's; a root's spelling does not matter.
+        #expect(!TemporaryName.isInHiddenFolder(BytePath("/home/me/.sync/Camera/2023/.a.jpg"), below: root))
+        #expect(
+            TemporaryName.isInHiddenFolder(
+                BytePath("/home/me/.sync/Camera//.stversions/a.jpg"), below: "/home/me//.sync/Camera/"))
     }
 }
 
