@@ -62,6 +62,8 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 struct ProcessSample {
     /// User + system CPU seconds.
     var cpuSeconds: Double
+    /// The same of its children that ended and were waited for (helpers retired mid-burst).
+    var endedChildrenCPUSeconds: Double
     /// Voluntary + involuntary context switches per thread: each is a wake-up.
     var switchesByThread: [String: Int]
     var rssKB: Int
@@ -74,9 +76,10 @@ struct ProcessSample {
             let close = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the name: state(0) … utime(11) stime(12).
+        // After the name: state(0) … utime(11) stime(12) cutime(13) cstime(14).
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let cpu = ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks
+        let children = ((Double(fields[13]) ?? 0) + (Double(fields[14]) ?? 0)) / ticks
         var switches: [String: Int] = [:]
         if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             for task in tasks {
@@ -91,7 +94,8 @@ struct ProcessSample {
         }
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         return ProcessSample(
-            cpuSeconds: cpu, switchesByThread: switches, rssKB: statusField(status, "VmRSS"),
+            cpuSeconds: cpu, endedChildrenCPUSeconds: children, switchesByThread: switches,
+            rssKB: statusField(status, "VmRSS"),
             peakRSSKB: statusField(status, "VmHWM"), anonymousRSSKB: statusField(status, "RssAnon"))
     }
 

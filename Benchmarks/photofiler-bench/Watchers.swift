@@ -21,6 +21,10 @@ struct WatcherResult {
     var helperRSSKB: Int?
     var helperAnonymousRSSKB: Int?
     var helperCount: Int?
+    /// CPU over the burst, microseconds a file: the daemon's own, and its helpers'
+    /// (those still running and those that ended). Steadier than the rate on a shared machine.
+    var daemonCPUPerFile: Double?
+    var helperCPUPerFile: Double?
     var idleCPUSeconds: Double?
     var idleWakeUps: Int?
     /// From the burst's last album link until no thumbnail is pending.
@@ -65,6 +69,7 @@ struct WatcherRun {
         defer { watch.stop() }
 
         // The burst: every file dropped by rename as fast as possible.
+        let cpuBefore = kind == .photofiler ? CPUSample.read(daemon: child.pid) : nil
         let start = now()
         for (path, picture) in staged {
             try check(rename(path, "\(inboxes[picture.inbox])/\(picture.name)"), "rename", path)
@@ -79,6 +84,10 @@ struct WatcherRun {
         var result = WatcherResult(
             seconds: seconds, filesPerSecond: Double(burst.count) / seconds, latencies: [],
             durableLatencies: [])
+        if let before = cpuBefore, let after = CPUSample.read(daemon: child.pid) {
+            result.daemonCPUPerFile = (after.daemon - before.daemon) / Double(burst.count) * 1e6
+            result.helperCPUPerFile = (after.helpers - before.helpers) / Double(burst.count) * 1e6
+        }
         if kind == .photofiler, let sample = ProcessSample.read(pid: child.pid) {
             result.peakRSSKB = sample.peakRSSKB
             result.anonymousRSSKB = sample.anonymousRSSKB
@@ -202,4 +211,19 @@ struct WatcherRun {
             mv -n "$dir$name" "$d/$name" && ln "$d/$name" "$lib/Albums/$a/$name"
         done
         """#
+}
+
+/// The CPU seconds a daemon and its helpers have used so far.
+private struct CPUSample {
+    var daemon: Double
+    var helpers: Double
+
+    static func read(daemon pid: Int32) -> CPUSample? {
+        guard let sample = ProcessSample.read(pid: pid) else { return nil }
+        let running = ProcessSample.children(of: pid, named: "photofiler-help").compactMap {
+            ProcessSample.read(pid: $0)?.cpuSeconds
+        }
+        return CPUSample(
+            daemon: sample.cpuSeconds, helpers: running.reduce(sample.endedChildrenCPUSeconds, +))
+    }
 }

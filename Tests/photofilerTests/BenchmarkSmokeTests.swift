@@ -29,8 +29,12 @@ import Testing
         #expect(json["files"] as? Int == 200)
         let photofiler = try #require(json["photofiler"] as? [String: Any])
         #expect((photofiler["filesPerSecond"] as? Double ?? 0) > 0)
+        // The burst's CPU: the daemon hashes and links every file, so it is never free.
+        #expect((photofiler["daemonCPUMicrosecondsPerFile"] as? Double ?? 0) > 0)
+        #expect(photofiler["helperCPUMicrosecondsPerFile"] as? Double != nil)
         let markdown = String(decoding: try readFile(output.appending("latest.md")), as: UTF8.self)
         #expect(markdown.contains("| burst of 200 files, files/s |"))
+        #expect(markdown.contains("| CPU during the burst, µs a file: daemon (its helpers) |"))
         let svg = String(decoding: try readFile(output.appending("latency.svg")), as: UTF8.self)
         #expect(svg.hasPrefix("<svg") && svg.contains("<rect"))
     }
