@@ -111,16 +111,20 @@ public struct LibraryLayout: Sendable, Hashable {
         return BytePath(bytes: bytes.isEmpty ? Array(".".utf8) : bytes)
     }
 
-    /// True when `normalize` would give `path` back as it is: no empty, `.` or `..`
-    /// component, no trailing slash (`/` itself excepted), not empty.
+    /// True when `normalize` would give `path` back as it is: `/`, or components that
+    /// are neither empty (`//`, a trailing slash) nor `.` nor `..`. One pass, nothing
+    /// allocated: it is asked of every file filed.
     private static func isNormal(_ path: BytePath) -> Bool {
-        let ranges = path.componentRanges
-        guard !ranges.isEmpty else { return path.bytes == [UInt8(ascii: "/")] }
-        // One slash before each component but a relative path's first, and none after.
-        let separators = ranges.count - (path.isAbsolute ? 0 : 1)
-        guard path.bytes.count == ranges.reduce(separators, { $0 + $1.count }) else { return false }
-        return !ranges.contains { range in
-            range.count <= 2 && path.bytes[range].allSatisfy { $0 == UInt8(ascii: ".") }
+        let bytes = path.bytes
+        let slash = UInt8(ascii: "/")
+        if bytes.count == 1, bytes[0] == slash { return true }
+        var start = path.isAbsolute ? 1 : 0
+        for end in start...bytes.count where end == bytes.count || bytes[end] == slash {
+            let component = bytes[start..<end]
+            let dots = component.count <= 2 && component.allSatisfy { $0 == UInt8(ascii: ".") }
+            if component.isEmpty || dots { return false }
+            start = end + 1
         }
+        return true
     }
 }
