@@ -12,9 +12,11 @@ package enum FilingPlan: Equatable, Sendable {
     /// New content: a roll file and a row.
     case new
     /// The content of an asset in Recently Deleted came back: that asset is restored.
-    case restore(AssetRecord)
+    /// (Boxed, like `join`: a record is some 360 bytes, and a plan is in each of a
+    /// group's items, most of them new.)
+    indirect case restore(AssetRecord)
     /// Known live content (or a Live Photo's video): that asset joins the album.
-    case join(AssetRecord)
+    indirect case join(AssetRecord)
     /// The same content as the file at this position of the group, filed before it
     /// in the same transaction: it joins that asset.
     case sameAsEarlier(Int)

@@ -56,6 +56,44 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
+    /// Under a limit of 512 descriptors (a container, a `LimitNOFILE=512`), a group
+    /// holds a quarter of it open (128 files, the next group's as many): a burst of
+    /// 400 files is filed whole, without one "Too many open files".
+    @Test func aBurstUnderALowDescriptorLimitIsFiledWhole() throws {
+        let scene = try DaemonScene()
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: scene.inboxArguments() + ["--settle", "20"],
+            launcher: ["/usr/bin/prlimit", "--nofile=512:512", "--"])
+        #expect(try Self.openFileLimits(of: daemon.pid) == OpenFileLimits(soft: 512, hard: 512))
+        for index in 0..<400 {
+            try writeFile(
+                scene.staging.appending("f\(index).jpg"), Pictures.uniqueJPEG(index, tag: "low-limit"))
+        }
+        for index in 0..<400 {
+            try Sys.rename(
+                scene.staging.appending("f\(index).jpg"), to: scene.inbox().appending("f\(index).jpg"))
+        }
+        #expect(scene.waitForAlbum(count: 400, timeout: 120), "\(daemon.log.suffix(2000))")
+        #expect(!daemon.log.contains("Too many open files"), "\(daemon.log.suffix(2000))")
+        #expect(daemon.terminate() == 0)
+        #expect(scene.contents.rollFiles().count == 400)
+    }
+
+    struct OpenFileLimits: Equatable {
+        var soft: Int
+        var hard: Int
+    }
+
+    /// The "Max open files" line of `/proc/PID/limits`.
+    static func openFileLimits(of pid: pid_t) throws -> OpenFileLimits {
+        let limits = String(decoding: try readFile(BytePath("/proc/\(pid)/limits")), as: UTF8.self)
+        let fields = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }?
+            .dropFirst("Max open files".count).split(separator: " ")
+        return OpenFileLimits(
+            soft: fields.flatMap { $0.count > 0 ? Int($0[0]) : nil } ?? -1,
+            hard: fields.flatMap { $0.count > 1 ? Int($0[1]) : nil } ?? -1)
+    }
+
     /// SIGHUP after an inbox is added to the config file: the new inbox is
     /// watched. A bad file on SIGHUP is logged and the running configuration
     /// stays, both inboxes still filing.
