@@ -178,20 +178,18 @@ extension Filer {
         // Counted and read in place, not filtered into copies: an item is some 900
         // bytes, and copies of a group's items were the daemon's largest allocation
         // in a burst (heaptrack).
-        let placing = items.count { $0.isActive && $0.plan.placesBytes }
+        let placing = items.count(where: \.isPlacingBytes)
         let durability = GroupDurability(filesPlacingBytes: placing)
 
         // 2. The bytes that enter the Roll durable (the app that wrote a source may
         //    never have called fsync), where the inspection has not done it already
         //    (a copy was synced as it was made).
-        let unsynced = items.compactMap {
-            $0.isActive && $0.plan.placesBytes && !$0.bytesDurable ? $0.fd : nil
-        }
+        let unsynced = items.compactMap { $0.isPlacingBytes && !$0.bytesDurable ? $0.fd : nil }
         do throws(SystemError) {
             try GroupDurability.makeBytesDurable(unsynced, library: layout.root)
         } catch {
             let failure = FilingError.from(error, library: layout, source: error.path ?? layout.root)
-            for position in items.indices where items[position].isActive && items[position].plan.placesBytes {
+            for position in items.indices where items[position].isPlacingBytes {
                 items[position].failure = failure
             }
         }

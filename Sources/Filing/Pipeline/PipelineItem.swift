@@ -43,6 +43,9 @@ struct PipelineItem {
 
     var isActive: Bool { failure == nil }
 
+    /// Still on its way, and its own bytes enter the Roll (step 2 makes them durable).
+    var isPlacingBytes: Bool { isActive && plan.placesBytes }
+
     /// A roll link made for it is another name of the source itself (not of a staged
     /// copy, nor of a Recently Deleted file that a Live Photo's video brings back).
     var linksSource: Bool { bytes == source }
