@@ -4,13 +4,13 @@ import Glibc
 import PhotoFilerSystem
 
 /// Watches folder trees through libinotifytools and reports `WatchEvent`s in
-/// batches, costing no CPU while nothing happens (a Dispatch read source on the
-/// library's fd; no polling thread).
+/// batches, costing no CPU while nothing happens (a thread asleep in `poll` on the
+/// library's fd, `InotifyDrainThread`, which has the queue read it; no timeout).
 ///
 /// Thread safety: `@unchecked Sendable` is sound because every piece of mutable
 /// state here, and every call into libinotifytools (whose state is global and
 /// unlocked), happens on `queue`, a serial queue: public methods check it with
-/// `dispatchPrecondition`, the read source and the handler run on it. Only one
+/// `dispatchPrecondition`, the drains and the handler run on it. Only one
 /// watcher exists at a time (`InotifyLibrary.ownership`).
 ///
 /// Driving it (the daemon):
@@ -63,14 +63,14 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// daemon itself makes there and every `touch` of its files. Removals and moves still come.
     package static let leafMask: UInt32 = namesMask & ~UInt32(IN_CREATE | IN_ATTRIB)
 
-    /// Events read per read-source callback before yielding the queue; the rest
+    /// Events read per drain before yielding the queue; the rest
     /// are read by an `async` continuation (never left in the library's buffer).
     package static let drainLimit = 4096
 
     /// libinotifytools' fd (internal for tests).
     package let fd: CInt
     private let handler: @Sendable (WatchBatch) -> Void
-    private var source: DispatchSourceRead?
+    private var reader: InotifyDrainThread?
     /// How many drains have read the queue empty (`WatchBatch.reads`).
     public private(set) var completeReads: UInt64 = 0
     /// A drain stopped at `drainLimit` and its continuation is queued.
@@ -91,7 +91,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     var ancestors = AncestorWatches()
 
     /// Whether `stop()` has not been called.
-    var isRunning: Bool { source != nil }
+    var isRunning: Bool { reader != nil }
 
     /// Initialises libinotifytools now. Call it first thing at start-up: the
     /// library waits with `select()`, which cannot take an fd of 1024 or more, so
@@ -117,19 +117,24 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
         self.queue = queue
         self.handler = handler
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { @Sendable [weak self] in self?.drain() }
-        // Dispatch requires the fd to stay open until cancellation completes.
-        source.setCancelHandler { @Sendable in
+        do {
+            // The fd stays open until the thread polls it no more.
+            reader = try InotifyDrainThread(
+                events: FileDescriptor(rawValue: fd), queue: queue,
+                drain: { @Sendable [weak self] in self?.drain() },
+                finished: { @Sendable in
+                    InotifyLibrary.cleanup()
+                    InotifyLibrary.ownership.signal()
+                })
+        } catch {
             InotifyLibrary.cleanup()
             InotifyLibrary.ownership.signal()
+            throw .setupFailed(error)
         }
-        self.source = source
-        source.activate()
     }
 
     deinit {
-        source?.cancel()
+        reader?.stop()
     }
 
     /// Whether something happened that no batch has carried yet: the kernel holds
@@ -140,6 +145,10 @@ public final class InotifyWatcher: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         return continuing || FileDescriptor(rawValue: fd).hasInput
     }
+
+    /// How many times the reading thread woke for events and handed a drain to the
+    /// queue (for tests: events that come while one is queued wake it no more).
+    package var drainsHandedOver: UInt64 { reader?.handOvers.load(ordering: .relaxed) ?? 0 }
 
     /// Number of folders watched now.
     public var watchedFolderCount: Int {
@@ -172,7 +181,7 @@ public final class InotifyWatcher: @unchecked Sendable {
         directory: BytePath, excluding: [BytePath] = [], namesOnly: Bool = false, leavesAt depth: Int? = nil
     ) throws(WatchError) -> [BytePath] {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard source != nil else { throw .stopped }
+        guard reader != nil else { throw .stopped }
         roots[directory] = excluding
         if namesOnly { namesOnlyRoots.insert(directory) } else { namesOnlyRoots.remove(directory) }
         leafDepths[directory] = namesOnly ? depth : nil
@@ -202,7 +211,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// (a disk mounted on it): the old watch hears nothing of the disk.
     public func watchFolderOnly(_ folder: BytePath) throws(WatchError) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard source != nil else { throw .stopped }
+        guard reader != nil else { throw .stopped }
         do throws(SystemError) {
             let status = try Sys.status(folder, followLinks: true)
             if let (oldWD, old) = table.entry(path: folder) {
@@ -267,12 +276,12 @@ public final class InotifyWatcher: @unchecked Sendable {
         }
     }
 
-    /// Cancels the read source; libinotifytools is cleaned up (`inotifytools_cleanup`)
-    /// once Dispatch has let go of its fd. A new watcher may be made afterwards.
+    /// Ends the reading thread; libinotifytools is cleaned up (`inotifytools_cleanup`)
+    /// once that thread has let go of its fd. A new watcher may be made afterwards.
     public func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
-        source?.cancel()
-        source = nil
+        reader?.stop()
+        reader = nil
         table = WatchTable()
         roots = [:]
         ancestors.removeAll()
@@ -288,7 +297,7 @@ public final class InotifyWatcher: @unchecked Sendable {
     /// nothing, since its `reads` may be what a looked-at file waits for.
     private func drain() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard source != nil else { return }
+        guard reader != nil else { return }
         var events: [WatchEvent] = []
         var read = 0
         while read < Self.drainLimit, let pointer = inotifytools_next_events(0, 1) {

@@ -43,6 +43,28 @@ import Testing
         }
     }
 
+    /// Events that come while the watcher's queue is busy (the daemon filing a group
+    /// there, its own links and removals making two events a file) wake nothing: the
+    /// reading thread, woken by the first, waits for the drain it handed over, and that
+    /// one drain reads them all.
+    @Test func eventsWhileTheQueueIsBusyAreOneHandOverAndOneDrain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try withWatcher { watcher, log in
+            try watcher.watchSync(folder.path)
+            let busy = DispatchSemaphore(value: 0)
+            watcher.queue.async { busy.wait() }
+            let (handedOver, readsBefore) = (watcher.drainsHandedOver, log.reads)
+            let files = (0..<200).map { folder.path.appending("IMG_\($0).jpg") }
+            for file in files { try writeFile(file) }
+            busy.signal()
+            #expect(log.wait(for: .closedWrite(files[files.count - 1])))
+            #expect(watcher.drainsHandedOver - handedOver == 1)
+            #expect(log.reads - readsBefore == 1)
+            #expect(Set(log.all.filter { if case .closedWrite = $0 { true } else { false } }).count == 200)
+        }
+    }
+
     /// A `chmod` comes as an attribute change (a refused file is tried again for
     /// it); the links filing makes of an inbox file elsewhere change its link count
     /// and bring no event, so watching attributes costs a burst nothing.
