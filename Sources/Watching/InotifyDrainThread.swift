@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: its stored properties are set in `init` and never change;
 /// the thread and `stop()` share only the wake-up descriptor, a kernel object
-/// (`handOvers` is atomic).
+/// (`handOvers` and `stopped` are atomic).
 final class InotifyDrainThread: @unchecked Sendable {
     private let events: FileDescriptor
     private let wakeup: FileDescriptor
@@ -27,6 +27,9 @@ final class InotifyDrainThread: @unchecked Sendable {
     private let finished: @Sendable () -> Void
     /// Drains handed to the queue so far: the thread's wake-ups for events (for tests).
     let handOvers = Atomic<UInt64>(0)
+    /// `stop()` was called: the thread closes `wakeup` once it has seen it, so no
+    /// second call may write to that descriptor's number.
+    private let stopped = Atomic<Bool>(false)
 
     /// Starts the thread. `drain` runs on `queue` each time `events` has input (it
     /// must read it, or the thread hands it over again at once); `finished` runs on
@@ -48,7 +51,8 @@ final class InotifyDrainThread: @unchecked Sendable {
     /// Tells the thread to end; it calls `finished` when it has. A drain already
     /// handed to the queue still runs (the watcher's `drain` returns early once stopped).
     func stop() {
-        // Fails only for a bad descriptor, and this one stays open until the thread ends.
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Fails only for a bad descriptor, and this one stays open until the thread has seen it.
         try? wakeup.signalWakeup()
     }
 

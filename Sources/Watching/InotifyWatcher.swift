@@ -148,7 +148,10 @@ public final class InotifyWatcher: @unchecked Sendable {
 
     /// How many times the reading thread woke for events and handed a drain to the
     /// queue (for tests: events that come while one is queued wake it no more).
-    package var drainsHandedOver: UInt64 { reader?.handOvers.load(ordering: .relaxed) ?? 0 }
+    package var drainsHandedOver: UInt64 {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return reader?.handOvers.load(ordering: .relaxed) ?? 0
+    }
 
     /// Number of folders watched now.
     public var watchedFolderCount: Int {

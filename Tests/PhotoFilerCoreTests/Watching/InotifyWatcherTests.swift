@@ -52,14 +52,14 @@ import Testing
         defer { folder.remove() }
         try withWatcher { watcher, log in
             try watcher.watchSync(folder.path)
+            let (handedOver, readsBefore) = (watcher.queue.sync { watcher.drainsHandedOver }, log.reads)
             let busy = DispatchSemaphore(value: 0)
             watcher.queue.async { busy.wait() }
-            let (handedOver, readsBefore) = (watcher.drainsHandedOver, log.reads)
             let files = (0..<200).map { folder.path.appending("IMG_\($0).jpg") }
             for file in files { try writeFile(file) }
             busy.signal()
             #expect(log.wait(for: .closedWrite(files[files.count - 1])))
-            #expect(watcher.drainsHandedOver - handedOver == 1)
+            #expect(watcher.queue.sync { watcher.drainsHandedOver } - handedOver == 1)
             #expect(log.reads - readsBefore == 1)
             #expect(Set(log.all.filter { if case .closedWrite = $0 { true } else { false } }).count == 200)
         }
