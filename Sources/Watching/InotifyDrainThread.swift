@@ -57,6 +57,8 @@ final class InotifyDrainThread: @unchecked Sendable {
     }
 
     private func run() {
+        // Signalled by each drain once it has run; the thread waits for it before it polls again.
+        let drained = DispatchSemaphore(value: 0)
         while true {
             let stopping: Bool
             do {
@@ -68,7 +70,6 @@ final class InotifyDrainThread: @unchecked Sendable {
             }
             if stopping { break }
             handOvers.add(1, ordering: .relaxed)
-            let drained = DispatchSemaphore(value: 0)
             queue.async { [drain] in
                 drain()
                 drained.signal()
