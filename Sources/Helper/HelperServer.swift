@@ -38,6 +38,7 @@ package final class HelperServer {
     /// `photofiler-helper __helper` (or `photofiler-helper-light __helper`), started by
     /// the daemon with its socket at fd 3. Its `main` has set the environment the
     /// decoders' plug-ins are found by, while the process had no other thread.
+    /// The answers to quick requests go in runs while more wait (`AnswerRuns`).
     package static func run(decoders makeDecoders: (() throws(MediaError) -> any MediaDecoders)?) -> Never {
         let socket = FileDescriptor(rawValue: HelperExecutable.socketDescriptor)
         // Before any thread starts, so the decoders' threads cannot spend RLIMIT_AS on
@@ -53,6 +54,7 @@ package final class HelperServer {
         } catch {
             server.unsafe = "the sandbox could not be set up: \(error)"
         }
+        var held: [[UInt8]] = []
         while true {
             let message: (bytes: [UInt8], descriptors: [FileDescriptor])?
             do {
@@ -63,16 +65,28 @@ package final class HelperServer {
                 exit(1)  // no socket at fd 3: not started by photofiler
             }
             guard let message else { exit(0) }  // the daemon hung up: idle, or gone
-            let answer = server.answer(
-                message.bytes, descriptor: message.descriptors.first,
-                output: message.descriptors.dropFirst().first)
+            let request = HelperRequest.decode(message.bytes)
+            let mayHold = (try? request.get()).map(AnswerRuns.mayHold) ?? false
+            // A long request does not start with answers held: their deadlines run meanwhile.
+            if !mayHold { send(&held, on: socket) }
+            held.append(
+                server.answer(
+                    request, descriptor: message.descriptors.first,
+                    output: message.descriptors.dropFirst().first))
             for descriptor in message.descriptors { descriptor.close() }
-            do {
-                try Sys.sendMessage(socket, answer)
-            } catch {
-                exit(0)
-            }
+            if mayHold, held.count < AnswerRuns.longest, socket.hasInput { continue }
+            send(&held, on: socket)
         }
+    }
+
+    /// Sends the answers held, in order; a daemon that is gone ends the helper.
+    private static func send(_ held: inout [[UInt8]], on socket: FileDescriptor) {
+        do {
+            for answer in held { try Sys.sendMessage(socket, answer) }
+        } catch {
+            exit(0)
+        }
+        held.removeAll(keepingCapacity: true)
     }
 
     /// The answer to one request (`descriptor` is the file it came with, `output` a
@@ -80,8 +94,16 @@ package final class HelperServer {
     package func answer(_ message: [UInt8], descriptor: FileDescriptor?, output: FileDescriptor? = nil)
         -> [UInt8]
     {
+        answer(HelperRequest.decode(message), descriptor: descriptor, output: output)
+    }
+
+    /// `answer` for a request decoded already.
+    private func answer(
+        _ decoded: Result<HelperRequest, HelperRequest.UndecodableRequest>, descriptor: FileDescriptor?,
+        output: FileDescriptor?
+    ) -> [UInt8] {
         let request: HelperRequest
-        switch HelperRequest.decode(message) {
+        switch decoded {
         case .success(let decoded): request = decoded
         case .failure(let failure):
             return HelperAnswer(id: failure.id ?? 0, outcome: .unsupported, body: []).encoded

@@ -10,7 +10,8 @@ import Synchronization
 /// As many helpers as cores, started on the first request and ended after a
 /// minute without one (an idle daemon has no helper and no timer but that one).
 /// Requests are pipelined: up to `inFlightPerHelper` wait in each helper's socket,
-/// so a burst is not paid a round trip per file. A helper that crashes costs the
+/// so a burst is not paid a round trip per file, and the answers to quick ones come
+/// back in runs (`AnswerRuns`). A helper that crashes costs the
 /// file it was on one more try on a fresh helper, one started since (it may have
 /// been killed from outside, and a kill from outside may end every helper at once:
 /// one about to die is no second try); a second crash, or a file it is still on after its deadline (then the
@@ -231,7 +232,9 @@ public final class HelperPool: @unchecked Sendable {
         let kind = job.helperKind
         let ofKind = helpers.filter { $0.kind == kind }
         let open = ofKind.filter {
-            $0.serial > job.retryAfterHelper && $0.inFlight.count < settings.inFlightPerHelper
+            $0.serial > job.retryAfterHelper
+                && $0.inFlight.count < (job.alone ? 1 : settings.inFlightPerHelper)
+                && !$0.inFlight.contains(where: \.alone)
                 && $0.served + $0.inFlight.count < settings.requestsPerHelper
         }
         if let idle = open.first(where: { $0.inFlight.isEmpty }) { return idle }
@@ -369,14 +372,22 @@ public final class HelperPool: @unchecked Sendable {
 
     /// A helper died, hung or sent nonsense: the file it was on is tried once more
     /// (refused when it was its second helper, or when it hung); the rest go back
-    /// to the front of the line.
+    /// to the front of the line. When the helper may have been past the oldest
+    /// request, holding its answer, the files it had go back to be tried alone.
     private func helperEnded(_ helper: RunningHelper, why: Why) {
         dispatchPrecondition(condition: .onQueue(queue))
         helpers.removeAll { $0 === helper }
         let ending = end(helper, killing: why != .hungUp)
         var jobs = helper.inFlight
         helper.inFlight = []
-        if !jobs.isEmpty {
+        if jobs.count > 1, jobs[0].answerMayBeHeld {
+            // It may have held the head's answer and been on any of them (`AnswerRuns`):
+            // none is blamed, and each goes again alone, where the blame is exact.
+            for job in jobs {
+                job.alone = true
+                job.retryAfterHelper = helpersStarted
+            }
+        } else if !jobs.isEmpty {
             let head = jobs.removeFirst()
             switch why {
             case .timedOut:
@@ -512,6 +523,12 @@ private final class Job: @unchecked Sendable {
     var needsDecoders = false
     /// A thumbnail's request and the output file it travels with.
     var thumbnail: (request: ThumbnailRequest, output: FileDescriptor)?
+    /// A helper ended while it could have held this job's answer: it goes to a helper
+    /// with nothing in flight, and nothing joins it there, so the helper holds nothing.
+    var alone = false
+
+    /// Whether a helper may hold the answer back while more requests wait (`AnswerRuns`).
+    var answerMayBeHeld: Bool { AnswerRuns.mayHold(kind, size: file?.size ?? 0) }
 
     /// Thumbnails decode pixels; the light helper reads the rest first.
     var helperKind: HelperKind { kind == .thumbnail || needsDecoders ? .full : .light }
