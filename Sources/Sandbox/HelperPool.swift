@@ -382,11 +382,10 @@ public final class HelperPool: @unchecked Sendable {
         helper.inFlight = []
         if jobs.count > 1, jobs[0].answerMayBeHeld {
             // It may have held the head's answer and been on any of them (`AnswerRuns`):
-            // none is blamed, and each goes again alone, where the blame is exact.
-            for job in jobs {
-                job.alone = true
-                job.retryAfterHelper = helpersStarted
-            }
+            // none is blamed, and each goes again alone, where the blame is exact. Any
+            // idle helper will do: blamed for nothing yet, a job that meets another
+            // helper ended by the same kill still has its second try.
+            for job in jobs { job.alone = true }
         } else if !jobs.isEmpty {
             let head = jobs.removeFirst()
             switch why {
