@@ -23,7 +23,10 @@ import Testing
     static func answersUntilTheHelperEnds(_ files: [(path: BytePath, size: Int64?)]) throws -> [HelperAnswer]
     {
         let helper = try HelperProcess.spawn(try HelperExecutable.locate(.light).get())
-        defer { _ = helper.kill() }
+        defer {
+            _ = helper.kill()
+            helper.socket.close()
+        }
         kill(helper.pid, SIGSTOP)
         for (index, file) in files.enumerated() {
             let fd = try Sys.openForReading(file.path)
