@@ -208,6 +208,22 @@ import Testing
         #expect((try? answer.get()) != nil, "\(answer)")
     }
 
+    /// glibc reads its tunables as a process starts: the helper's environment carries
+    /// photofiler's malloc cache size (`HelperProcess.mallocTunables`).
+    @Test func helpersStartWithTheMallocTunables() throws {
+        let pool = Self.pool()
+        defer { pool.stop() }
+        for pid in try Self.startedHelpers(pool, .light) {
+            let environment = try readFile(BytePath("/proc/\(pid)/environ")).split(separator: 0)
+            let tunables = environment.filter { $0.starts(with: Array("GLIBC_TUNABLES=".utf8)) }
+            #expect(
+                tunables.map { String(decoding: $0, as: UTF8.self) }.allSatisfy {
+                    $0.hasPrefix("GLIBC_TUNABLES=\(HelperProcess.mallocTunables)")
+                } && tunables.count == 1,
+                "helper \(pid): \(tunables.map { String(decoding: $0, as: UTF8.self) })")
+        }
+    }
+
     @Test func idleHelpersEnd() throws {
         let pool = Self.pool(idle: 0.2)
         defer { pool.stop() }
