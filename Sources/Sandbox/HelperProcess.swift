@@ -94,8 +94,7 @@ package struct HelperProcess {
         var pid: pid_t = 0
         let noBacktrace = strdup("SWIFT_BACKTRACE=enable=no")
         defer { free(noBacktrace) }
-        let inherited = getenv("GLIBC_TUNABLES").map { ":" + String(cString: $0) } ?? ""
-        let tunables = strdup("GLIBC_TUNABLES=" + mallocTunables + inherited)
+        let tunables = strdup("GLIBC_TUNABLES=" + MallocTunables.value(before: MallocTunables.inherited))
         defer { free(tunables) }
         var environment = helperEnvironment(adding: [noBacktrace, tunables])
         let result = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, &environment)
@@ -105,18 +104,10 @@ package struct HelperProcess {
         return pid
     }
 
-    /// glibc's cache of freed chunks for each thread keeps 7 of a size by default; a
-    /// helper allocates about 360 times a file (mostly exiv2's small objects), and
-    /// what the cache could not keep went through malloc's bins and their
-    /// consolidation. With 256 the helpers spent 10% less CPU in five paired
-    /// 10,000-file bursts (issue 15). A tunable is read as a process starts, so it
-    /// travels in the helper's environment, before the daemon's own `GLIBC_TUNABLES`
-    /// (a user's setting of the same tunable wins).
-    static let mallocTunables = "glibc.malloc.tcache_count=256"
-
     /// The daemon's environment without what belongs to it alone (systemd's notify
     /// socket and watchdog, inherited listening sockets, the crash points of the
-    /// durability tests), with `extra` first: the time zone (`TZ`) and
+    /// durability tests, its `GLIBC_TUNABLES`, which `extra` carries with
+    /// `MallocTunables`' own), with `extra` first: the time zone (`TZ`) and
     /// locale still reach the helper, which reads dates in them. The entries are
     /// `environ`'s own, valid for the `posix_spawn` call.
     private static func helperEnvironment(adding extra: [UnsafeMutablePointer<CChar>?])

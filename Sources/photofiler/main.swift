@@ -57,6 +57,17 @@ func runCommandLine() -> Int32 {
         return 0
     }
     let name = first.display
+    // glibc reads its malloc tunables only as a process starts (`MallocTunables`):
+    // the daemon starts again with them, before it has any thread or descriptor.
+    if name == "watch", !MallocTunables.startedWithCacheSize {
+        ProcessEnvironment.setBeforeThreads(
+            "GLIBC_TUNABLES", MallocTunables.value(before: MallocTunables.inherited))
+        do {
+            try Sys.startAgain()
+        } catch {
+            // It carries on as it started: a slower malloc, nothing else.
+        }
+    }
     if name == "serve" || name == "pick" {
         // Before any thread exists, so no early signal is lost.
         SignalWatcher.blockTerminationSignals()

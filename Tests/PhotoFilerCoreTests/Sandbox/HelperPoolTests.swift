@@ -209,7 +209,7 @@ import Testing
     }
 
     /// glibc reads its tunables as a process starts: the helper's environment carries
-    /// photofiler's malloc cache size (`HelperProcess.mallocTunables`).
+    /// photofiler's malloc cache size (`MallocTunables`).
     @Test func helpersStartWithTheMallocTunables() throws {
         let pool = Self.pool()
         defer { pool.stop() }
@@ -218,7 +218,7 @@ import Testing
             let tunables = environment.filter { $0.starts(with: Array("GLIBC_TUNABLES=".utf8)) }
             #expect(
                 tunables.map { String(decoding: $0, as: UTF8.self) }.allSatisfy {
-                    $0.hasPrefix("GLIBC_TUNABLES=\(HelperProcess.mallocTunables)")
+                    $0.hasPrefix("GLIBC_TUNABLES=\(MallocTunables.setting)")
                 } && tunables.count == 1,
                 "helper \(pid): \(tunables.map { String(decoding: $0, as: UTF8.self) })")
         }

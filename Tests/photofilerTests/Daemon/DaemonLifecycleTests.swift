@@ -45,6 +45,26 @@ import Testing
     /// (a multi-threaded process waits for RCU at each growth): by READY it holds
     /// two groups' files and the rest (`Daemon.descriptorsWhenBusy`, 640 with the
     /// default 256-file groups), so the first burst never grows it.
+    /// glibc reads its malloc tunables only as a process starts: the daemon starts
+    /// again with photofiler's (`MallocTunables`), the same process, unless the
+    /// user set that tunable, which is then left as it is.
+    @Test(arguments: [nil, "glibc.malloc.tcache_count=64"])
+    func theDaemonRunsWithTheMallocTunables(users: String?) throws {
+        let scene = try DaemonScene()
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: scene.inboxArguments() + ["--settle", "50"],
+            environment: users.map { ["GLIBC_TUNABLES": $0] } ?? [:])
+        defer { daemon.terminate() }
+        let environment = try readFile(BytePath("/proc/\(daemon.pid)/environ")).split(separator: 0).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let tunables = environment.filter { $0.hasPrefix("GLIBC_TUNABLES=") }
+        #expect(tunables == ["GLIBC_TUNABLES=\(users ?? MallocTunables.setting)"], "\(tunables)")
+        // Started again, it is the process that was started: it answers as the daemon.
+        try scene.dropByRename(Pictures.uniqueJPEG(0, tag: "tunables"), as: "a.jpg", into: scene.inbox())
+        #expect(scene.waitForAlbum(count: 1, timeout: 30), "\(daemon.log)")
+    }
+
     @Test func theDescriptorTableIsGrownBeforeTheFirstBurst() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "50"])

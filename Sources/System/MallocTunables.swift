@@ -1,0 +1,29 @@
+import Glibc
+
+/// glibc's cache of freed chunks for each thread keeps 7 of a size by default. A
+/// helper allocates about 360 times a file (mostly exiv2's small objects) and the
+/// daemon about 190, and what the cache cannot keep goes through malloc's bins and
+/// their consolidation. glibc reads this size from `GLIBC_TUNABLES` as a process
+/// starts, and only then: the helpers are started with it in their environment
+/// (`HelperProcess`), the daemon starts itself again with it (`watch`). Issue 15,
+/// paired 10,000-file bursts: the helpers' CPU 10% lower with it; the daemon's 3.6%
+/// lower and the burst 6.5% faster once the daemon had it too.
+public enum MallocTunables {
+    /// The tunable photofiler sets.
+    public static let setting = "glibc.malloc.tcache_count=256"
+
+    /// `GLIBC_TUNABLES` with photofiler's setting first, then `inherited` (so a
+    /// user's setting of the same tunable, read later, wins).
+    public static func value(before inherited: String?) -> String {
+        inherited.map { "\(setting):\($0)" } ?? setting
+    }
+
+    /// Whether this process started with a cache size of glibc's tunables set (photofiler's or a user's).
+    public static var startedWithCacheSize: Bool {
+        guard let tunables = getenv("GLIBC_TUNABLES") else { return false }
+        return String(cString: tunables).contains("glibc.malloc.tcache_count=")
+    }
+
+    /// This process's `GLIBC_TUNABLES`, if set.
+    public static var inherited: String? { getenv("GLIBC_TUNABLES").map { String(cString: $0) } }
+}
