@@ -20,8 +20,7 @@ public enum MallocTunables {
 
     /// Whether this process started with a cache size of glibc's tunables set (photofiler's or a user's).
     public static var startedWithCacheSize: Bool {
-        guard let tunables = getenv("GLIBC_TUNABLES") else { return false }
-        return String(cString: tunables).contains("glibc.malloc.tcache_count=")
+        inherited?.contains("glibc.malloc.tcache_count=") ?? false
     }
 
     /// This process's `GLIBC_TUNABLES`, if set.
