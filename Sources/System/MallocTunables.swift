@@ -1,9 +1,9 @@
 import Glibc
 
-/// glibc's cache of freed chunks for each thread keeps 7 of a size by default. A
-/// helper allocates about 360 times a file (mostly exiv2's small objects) and the
-/// daemon about 190, and what the cache cannot keep goes through malloc's bins and
-/// their consolidation. glibc reads this size from `GLIBC_TUNABLES` as a process
+/// glibc's cache of freed chunks for each thread keeps 7 of a size by default. The
+/// daemon and its helpers each allocate hundreds of times a file (the helpers mostly
+/// exiv2's small objects), and what the cache cannot keep goes through malloc's bins
+/// and their consolidation. glibc reads this size from `GLIBC_TUNABLES` as a process
 /// starts, and only then: the helpers are started with it in their environment
 /// (`HelperProcess`), the daemon starts itself again with it (`watch`). Issue 15,
 /// paired 10,000-file bursts: the helpers' CPU 10% lower with it; the daemon's 3.6%
