@@ -57,6 +57,12 @@ package enum InotifyLibrary {
         }
     }
 
+    /// A watcher gives the library back: cleaned up, and free for the next one.
+    package static func release() {
+        cleanup()
+        ownership.signal()
+    }
+
     private static func inotifyDescriptors() throws(WatchError) -> Set<CInt> {
         let folder: BytePath = "/proc/self/fd"
         let entries: [Sys.DirectoryEntry]

@@ -121,14 +121,9 @@ public final class InotifyWatcher: @unchecked Sendable {
             // The fd stays open until the thread polls it no more.
             reader = try InotifyDrainThread(
                 events: FileDescriptor(rawValue: fd), queue: queue,
-                drain: { @Sendable [weak self] in self?.drain() },
-                finished: { @Sendable in
-                    InotifyLibrary.cleanup()
-                    InotifyLibrary.ownership.signal()
-                })
+                drain: { @Sendable [weak self] in self?.drain() }, finished: InotifyLibrary.release)
         } catch {
-            InotifyLibrary.cleanup()
-            InotifyLibrary.ownership.signal()
+            InotifyLibrary.release()
             throw .setupFailed(error)
         }
     }
