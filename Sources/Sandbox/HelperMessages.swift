@@ -39,7 +39,7 @@ package struct HelperRequest: Equatable {
     /// `.inspect` of a file of `size` bytes; `path` only for the screenshot names and
     /// messages (the helper cannot open it).
     package static func inspect(id: UInt32, path: BytePath, size: Int64) -> HelperRequest {
-        var body = WireWriter()
+        var body = WireWriter(reservingCapacity: 16 + path.bytes.count)
         body.bytes(path.bytes)
         body.integer(size)
         return HelperRequest(kind: .inspect, id: id, body: body.bytes)
@@ -63,7 +63,7 @@ package struct HelperRequest: Equatable {
     }
 
     package var encoded: [UInt8] {
-        var writer = WireWriter()
+        var writer = WireWriter(reservingCapacity: 18 + body.count)
         writer.byte(Self.version)
         writer.byte(kind.rawValue)
         writer.integer(Int64(id))

@@ -230,19 +230,26 @@ public final class HelperPool: @unchecked Sendable {
     /// a helper started since, unless there is none and none can start.
     private func helperWithRoom(for job: Job) -> RunningHelper? {
         let kind = job.helperKind
-        let ofKind = helpers.filter { $0.kind == kind }
-        let open = ofKind.filter {
-            $0.serial > job.retryAfterHelper
-                && $0.inFlight.count < (job.alone ? 1 : settings.inFlightPerHelper)
-                && !$0.inFlight.contains(where: \.alone)
-                && $0.served + $0.inFlight.count < settings.requestsPerHelper
+        // One pass, no filtered copies: asked for every request sent.
+        var ofKind = 0
+        var startedSinceItsCrash = false
+        var idle: RunningHelper?
+        var leastBusy: RunningHelper?
+        for helper in helpers where helper.kind == kind {
+            ofKind += 1
+            if helper.serial > job.retryAfterHelper { startedSinceItsCrash = true }
+            guard helper.serial > job.retryAfterHelper,
+                helper.inFlight.count < (job.alone ? 1 : settings.inFlightPerHelper),
+                !helper.inFlight.contains(where: \.alone),
+                helper.served + helper.inFlight.count < settings.requestsPerHelper
+            else { continue }
+            if idle == nil, helper.inFlight.isEmpty { idle = helper }
+            if leastBusy.map({ helper.inFlight.count < $0.inFlight.count }) ?? true { leastBusy = helper }
         }
-        if let idle = open.first(where: { $0.inFlight.isEmpty }) { return idle }
-        if ofKind.count < settings.helpers, let started = startHelper(kind) { return started }
-        if let least = open.min(by: { $0.inFlight.count < $1.inFlight.count }) { return least }
-        if job.retryAfterHelper > 0, !ofKind.isEmpty,
-            !ofKind.contains(where: { $0.serial > job.retryAfterHelper })
-        {
+        if let idle { return idle }
+        if ofKind < settings.helpers, let started = startHelper(kind) { return started }
+        if let leastBusy { return leastBusy }
+        if job.retryAfterHelper > 0, ofKind > 0, !startedSinceItsCrash {
             // No helper could start since its crash: an older one, rather than waiting for none.
             job.retryAfterHelper = 0
             return helperWithRoom(for: job)

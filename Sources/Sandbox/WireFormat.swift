@@ -7,6 +7,10 @@ package struct WireWriter {
 
     package init() {}
 
+    /// A writer that holds `capacity` bytes before it grows: a request's size is
+    /// known as it is made, so it is made with one allocation.
+    package init(reservingCapacity capacity: Int) { bytes.reserveCapacity(capacity) }
+
     package mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     package mutating func integer(_ value: Int64) {

@@ -60,6 +60,26 @@ import Testing
         #expect(path.componentRanges.map { BytePath(bytes: path.bytes[$0]) } == path.components)
     }
 
+    /// The last component and where it lies, for every spelling (a trailing `/` left out).
+    @Test(arguments: [
+        ("", ""), ("/", ""), ("a", "a"), ("/a", "a"), ("a/", "a"), ("/a/b/c.jpg", "c.jpg"), ("/a/b/", "b"),
+        ("//a//b", "b"),
+    ])
+    func lastComponents(spelling: String, expected: String) {
+        let path = BytePath(spelling)
+        #expect(path.lastComponent == BytePath(expected))
+        #expect(BytePath(bytes: path.bytes[path.lastComponentRange]) == BytePath(expected))
+    }
+
+    /// The NUL-terminated copy holds the bytes as they are, for a short path (on the
+    /// stack) and for one longer than a page (on the heap).
+    @Test(arguments: [0, 1, 7, 255, 4_096, 70_000])
+    func cStringsHoldTheBytes(length: Int) {
+        let path = BytePath(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0 % 254 + 1) })
+        let copied = path.withCString { BytePath(cString: $0) }
+        #expect(copied == path)
+    }
+
     /// A path spelled normally comes back as it is (the filing path's shortcut); any
     /// other is rebuilt: `.` dropped, `..` resolved, empty components and trailing
     /// slashes gone.

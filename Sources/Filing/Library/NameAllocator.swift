@@ -13,18 +13,26 @@ public enum NameAllocator {
     /// the Roll or an album is a file manager's or a sync engine's, not the library's
     /// (`LibraryLayout.isForeignName`).
     public static func candidate(for name: BytePath, attempt: Int) -> BytePath {
-        var bytes = Array(name.bytes.drop { $0 == UInt8(ascii: ".") })
-        if bytes.isEmpty { bytes = Array("unnamed".utf8) }
+        let undotted = name.bytes.drop { $0 == UInt8(ascii: ".") }
+        let bytes = undotted.isEmpty ? ArraySlice("unnamed".utf8) : undotted
+        // The first candidate of a name that fits is the name: no copy (one is made for every file filed).
+        if attempt == 0, bytes.count == name.bytes.count, bytes.count <= maximumNameBytes { return name }
         var stem = bytes
-        var ext: [UInt8] = []
-        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 16 {
-            stem = Array(bytes[..<dot])
-            ext = Array(bytes[dot...])
+        var ext = bytes[bytes.endIndex...]
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > bytes.startIndex,
+            bytes.endIndex - dot <= 16
+        {
+            stem = bytes[..<dot]
+            ext = bytes[dot...]
         }
         let suffix: [UInt8] = attempt == 0 ? [] : Array("-\(attempt)".utf8)
         let room = maximumNameBytes - suffix.count - ext.count
-        if stem.count > room { stem = truncateKeepingUTF8(stem, to: room) }
-        return BytePath(bytes: stem + suffix + ext)
+        var result: [UInt8] = []
+        result.reserveCapacity(min(stem.count, room) + suffix.count + ext.count)
+        result.append(contentsOf: stem.count > room ? truncateKeepingUTF8(stem, to: room) : stem)
+        result.append(contentsOf: suffix)
+        result.append(contentsOf: ext)
+        return BytePath(storage: result)
     }
 
     /// Tries `place(candidate)` with successive candidates until one does not exist.
@@ -90,11 +98,11 @@ public enum NameAllocator {
     }
 
     /// Cuts at a byte count without splitting a UTF-8 sequence (non-UTF-8 bytes cut anywhere).
-    package static func truncateKeepingUTF8(_ bytes: [UInt8], to count: Int) -> [UInt8] {
+    private static func truncateKeepingUTF8(_ bytes: ArraySlice<UInt8>, to count: Int) -> ArraySlice<UInt8> {
         guard bytes.count > count else { return bytes }
-        var end = max(count, 0)
+        var end = bytes.startIndex + max(count, 0)
         // Back up over continuation bytes (10xxxxxx) so a character is never split.
-        while end > 0, end < bytes.count, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return Array(bytes[..<end])
+        while end > bytes.startIndex, end < bytes.endIndex, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return bytes[..<end]
     }
 }

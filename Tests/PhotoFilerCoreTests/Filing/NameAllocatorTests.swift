@@ -47,4 +47,26 @@ import Testing
         #expect(first == again)
         #expect(other == BytePath("a-1.jpg"))
     }
+
+    /// The candidates a name gives: itself first (leading dots dropped), then a
+    /// number before an extension of up to 16 bytes, the stem cut to fit 255 bytes
+    /// without splitting a character.
+    @Test(arguments: [
+        ("IMG_0001.jpg", 0, "IMG_0001.jpg"), ("IMG_0001.jpg", 2, "IMG_0001-2.jpg"),
+        (".IMG_1.jpg", 0, "IMG_1.jpg"),
+        ("..", 0, "unnamed"), ("..", 1, "unnamed-1"), ("README", 3, "README-3"), (".hidden", 1, "hidden-1"),
+        ("a.verylongextension1", 1, "a.verylongextension1-1"), ("a.b.c", 1, "a.b-1.c"),
+    ])
+    func candidates(name: String, attempt: Int, expected: String) {
+        #expect(NameAllocator.candidate(for: BytePath(name), attempt: attempt) == BytePath(expected))
+    }
+
+    @Test func aLongNameIsCutToFitWithoutSplittingACharacter() {
+        let stem = String(repeating: "é", count: 200)  // 400 bytes
+        let first = NameAllocator.candidate(for: BytePath(stem + ".jpg"), attempt: 0)
+        let tenth = NameAllocator.candidate(for: BytePath(stem + ".jpg"), attempt: 10)
+        #expect(first == BytePath(String(repeating: "é", count: 125) + ".jpg"))  // 250 + 4 bytes
+        #expect(tenth == BytePath(String(repeating: "é", count: 124) + "-10.jpg"))  // 248 + 7 bytes
+        #expect(first.isValidUTF8 && tenth.isValidUTF8)
+    }
 }
