@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import PhotoFilerSystem
 
 /// One sqlite3 handle, opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`).
@@ -10,7 +11,7 @@ import PhotoFilerSystem
 package final class SQLiteConnection {
     package let path: BytePath
     private let db: OpaquePointer
-    private var cache: [String: Statement] = [:]
+    private var cache: [StatementKey: Statement] = [:]
 
     package init(path: BytePath) throws(CatalogError) {
         _ = Self.statementJournalsInMemory
@@ -70,13 +71,13 @@ package final class SQLiteConnection {
         _ sql: String, _ values: [SQLiteValue], _ body: (Statement) throws(CatalogError) -> R
     ) throws(CatalogError) -> R {
         let statement: Statement
-        if let cached = cache[sql], !cached.inUse {
-            statement = cached
-        } else if cache[sql] != nil {
-            statement = try Statement(sql: sql, db: db, path: path)  // nested use: a private copy
+        let key = StatementKey(sql: sql)
+        if let cached = cache[key] {
+            // In use: a nested use of the same SQL gets a private copy.
+            statement = cached.inUse ? try Statement(sql: sql, db: db, path: path) : cached
         } else {
             statement = try Statement(sql: sql, db: db, path: path)
-            cache[sql] = statement
+            cache[key] = statement
         }
         statement.inUse = true
         defer {
@@ -140,6 +141,35 @@ package final class SQLiteConnection {
                 guard let tail, tail > cursor else { break }
                 cursor = tail
             }
+        }
+    }
+}
+
+/// The statement cache's key: the SQL's bytes, as SQLite reads them. Its hash is
+/// the length and the first and last 32 bytes, not all of them as `String`'s:
+/// the catalog's statements are long (a SELECT of every asset column is 600
+/// bytes), are looked up several times for each file filed, and differ in their
+/// ends (the condition, the values). Keys alike there only share a bucket.
+private struct StatementKey: Hashable {
+    let sql: String
+
+    static func == (lhs: StatementKey, rhs: StatementKey) -> Bool {
+        var lhs = lhs.sql
+        var rhs = rhs.sql
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                left.count == right.count
+                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var sql = sql
+        sql.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(32))))
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32))))
         }
     }
 }
