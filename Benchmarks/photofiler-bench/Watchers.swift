@@ -47,8 +47,12 @@ struct WatcherRun {
     /// photofiler only: false starts it with `PHOTOFILER_THUMBNAILS=off`, the burst's
     /// baseline, and times the burst alone.
     var thumbnails = true
+    /// photofiler only: times the burst and stops (a round after the first, `BurstRound`).
+    var burstOnly = false
 
-    var folderName: String { thumbnails ? kind.rawValue : "\(kind.rawValue)-no-thumbnails" }
+    var folderName: String {
+        (thumbnails ? kind.rawValue : "\(kind.rawValue)-no-thumbnails") + (burstOnly ? "-burst" : "")
+    }
 
     func run() throws -> WatcherResult {
         let root = "\(work)/\(folderName)"
@@ -97,7 +101,7 @@ struct WatcherRun {
             result.helperCount = helpers.count
             result.helperRSSKB = helpers.reduce(0) { $0 + $1.rssKB }
             result.helperAnonymousRSSKB = helpers.reduce(0) { $0 + $1.anonymousRSSKB }
-            guard thumbnails else { return result }
+            guard thumbnails, !burstOnly else { return result }
             result.thumbnailSeconds = try ThumbnailBurst.waitForThumbnails(
                 library: library, photofiler: photofiler, timeout: 1800)
         }

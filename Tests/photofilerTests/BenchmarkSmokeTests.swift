@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// The benchmark still works end to end (N = 200 files, 20 drops, a 2,000-asset
-/// library). It judges no speed: the numbers of a loaded CI machine mean nothing.
+/// library, two rounds of the burst). It judges no speed: the numbers of a loaded
+/// CI machine mean nothing.
 @Suite(.serialized) struct BenchmarkSmokeTests {
     /// `photofiler-bench`, built next to `photofiler` by `swift build --build-tests`.
     static var benchPath: BytePath { Binary.path.parent.appending("photofiler-bench") }
@@ -14,7 +15,9 @@ import Testing
         let output = folder.file("results")
         let bench = Process()
         bench.executableURL = URL(fileURLWithPath: Self.benchPath.display)
-        bench.arguments = ["--smoke", "--out", output.display, "--photofiler", Binary.path.display]
+        bench.arguments = [
+            "--smoke", "--rounds", "2", "--out", output.display, "--photofiler", Binary.path.display,
+        ]
         let log = folder.file("bench.log")
         try writeFile(log, [])
         bench.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.display))
@@ -32,8 +35,17 @@ import Testing
         // The burst's CPU: the daemon hashes and links every file, so it is never free.
         #expect((photofiler["daemonCPUMicrosecondsPerFile"] as? Double ?? 0) > 0)
         #expect(photofiler["helperCPUMicrosecondsPerFile"] as? Double != nil)
+        // Each round: the floor and both bursts, all of them filed.
+        let rounds = try #require(json["rounds"] as? [[String: Double]])
+        #expect(rounds.count == 2)
+        for round in rounds {
+            #expect(round["floorFilesPerSecond"] ?? 0 > 0)
+            #expect(round["filesPerSecond"] ?? 0 > 0)
+            #expect(round["withoutThumbnailsFilesPerSecond"] ?? 0 > 0)
+        }
         let markdown = String(decoding: try readFile(output.appending("latest.md")), as: UTF8.self)
-        #expect(markdown.contains("| burst of 200 files, files/s |"))
+        #expect(markdown.contains("| burst of 200 files, files/s, median of 2 rounds |"))
+        #expect(markdown.contains("(worst round "))
         #expect(markdown.contains("| CPU during the burst, µs a file: daemon (its helpers) |"))
         let svg = String(decoding: try readFile(output.appending("latency.svg")), as: UTF8.self)
         #expect(svg.hasPrefix("<svg") && svg.contains("<rect"))
