@@ -150,11 +150,17 @@ func main() throws {
             kind: kind, work: work, workload: workload, burst: burst, drops: drops, photofiler: photofiler,
             idleSeconds: options.idleSeconds, thumbnails: thumbnails, burstOnly: burstOnly)
         let result = try run.run()
+        // A run that times the burst alone has no single drops to tell.
+        let latency =
+            result.latencies.isEmpty
+            ? ""
+            : String(
+                format: "; latency p50 %.2f ms, p99 %.2f ms", percentile(result.latencies, 50),
+                percentile(result.latencies, 99))
         say(
             String(
-                format: "  %@: %.2f s, %.0f files/s; latency p50 %.2f ms, p99 %.2f ms", run.folderName,
-                result.seconds,
-                result.filesPerSecond, percentile(result.latencies, 50), percentile(result.latencies, 99)))
+                format: "  %@: %.2f s, %.0f files/s%@", run.folderName, result.seconds, result.filesPerSecond,
+                latency))
         if !options.keepWork { removeTree("\(work)/\(run.folderName)") }
         return result
     }
