@@ -123,11 +123,20 @@ package struct EndMarkerScan {
                 let wasMarker: Bool
                 if case .marker = state { wasMarker = true } else { wasMarker = false }
                 guard let base = chunk.baseAddress else { return }
-                guard let found = memchr(base + index, 0xFF, count - index) else {
-                    if wasMarker, sawScan, index < count { state = .entropy }
-                    return
+                var from = index
+                var at = 0
+                while true {
+                    guard let found = memchr(base + from, 0xFF, count - from) else {
+                        if wasMarker, sawScan, index < count { state = .entropy }
+                        return
+                    }
+                    at = base.distance(to: UnsafeRawPointer(found))
+                    // In a scan's data a 0xFF and a stuffed 0x00 or a restart marker is
+                    // still data: passed over here, not byte by byte through `step`
+                    // (one in every few hundred bytes of a photo's data).
+                    guard !wasMarker, at + 1 < count, Self.isStillData(chunk[at + 1]) else { break }
+                    from = at + 2
                 }
-                let at = base.distance(to: UnsafeRawPointer(found))
                 if wasMarker, sawScan, at > index { state = .entropy }
                 index = at + 1
                 if case .entropy = state { state = .entropyFF } else { state = .markerCode }
@@ -137,6 +146,9 @@ package struct EndMarkerScan {
             }
         }
     }
+
+    /// After a 0xFF in entropy-coded data: a stuffed byte or a restart marker.
+    private static func isStillData(_ code: UInt8) -> Bool { code == 0x00 || (0xD0...0xD7).contains(code) }
 
     private static func state(after next: Next) -> State {
         switch next {

@@ -78,4 +78,38 @@ import Testing
             try scans.verify(mimeType: "image/png", path: path)
         }
     }
+
+    /// Whether the JPEG scan finds the end of `bytes` fed in chunks of `size`.
+    static func ends(_ bytes: [UInt8], inChunksOf size: Int) -> Bool {
+        var scans = EndMarkerScans(mimeType: "image/jpeg")
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { scans.consume($0) }
+        }
+        return (try? scans.verify(mimeType: "image/jpeg", path: "cut.jpg")) != nil
+    }
+
+    /// Fed one byte at a time the scan takes every 0xFF through its state machine;
+    /// in larger chunks it passes over stuffed bytes and restart markers in place.
+    /// Both give the same answer for a whole photo, with a trailer or without, for
+    /// cuts of it, and for damaged copies.
+    @Test func chunksOfAnySizeGiveTheSameAnswer() throws {
+        let small = try readFile(Fixtures.corpus("polemonium_reptans.jpg"))  // 36 KB, a bench-sized photo
+        var files = [small]
+        for cut in stride(from: 1, to: small.count, by: 1_499) + [small.count - 2, small.count - 1] {
+            files.append(Array(small[..<cut]))
+        }
+        // A trailer after the EOI (a motion photo's video, an app's data): only the walk finds that end.
+        let trailer = [UInt8](repeating: 0x55, count: 300)
+        files += [small + trailer, try Self.damaged(0x12, trailer: trailer), try Self.damaged(0xC4)]
+        #expect(Self.ends(small, inChunksOf: 1) && Self.ends(small + trailer, inChunksOf: 1))
+        #expect(!Self.ends(Array(small[..<(small.count - 1)]), inChunksOf: 1))
+        for bytes in files {
+            let byteByByte = Self.ends(bytes, inChunksOf: 1)
+            for size in [3, 4096, bytes.count] {
+                #expect(
+                    Self.ends(bytes, inChunksOf: size) == byteByByte,
+                    "\(bytes.count) bytes in chunks of \(size)")
+            }
+        }
+    }
 }
