@@ -1,6 +1,6 @@
 // glibc calls that Swift's Glibc module does not import: `syncfs` and `F_SETLEASE` are
 // declared (by <unistd.h>, <fcntl.h>) only under _GNU_SOURCE, and <malloc.h>, <sys/vfs.h>
-// and <sys/eventfd.h> are not part of the module.
+// <sys/eventfd.h> and <sys/auxv.h> are not part of the module.
 // Wrapped as C functions so Swift calls them with the C calling convention.
 #ifndef PHOTOFILER_SYSTEM_SHIMS_H
 #define PHOTOFILER_SYSTEM_SHIMS_H
@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -79,5 +80,9 @@ static inline long photofiler_file_system_type(int fd) {
 /// eventfd(2), close-on-exec: a counter another thread is woken through (it polls as
 /// readable once written). Returns the descriptor, or -1 with errno set.
 static inline int photofiler_wakeup_descriptor(void) { return eventfd(0, EFD_CLOEXEC); }
+
+/// Whether this process runs in secure-execution mode (AT_SECURE: set-user-ID,
+/// set-group-ID or file capabilities), where glibc does not honour GLIBC_TUNABLES.
+static inline int photofiler_secure_execution(void) { return getauxval(AT_SECURE) != 0; }
 
 #endif

@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// glibc's cache of freed chunks for each thread keeps 7 of a size by default. The
@@ -18,9 +19,17 @@ public enum MallocTunables {
         inherited.map { "\(setting):\($0)" } ?? setting
     }
 
-    /// Whether this process started with a cache size of glibc's tunables set (photofiler's or a user's).
-    public static var startedWithCacheSize: Bool {
-        inherited?.contains("glibc.malloc.tcache_count=") ?? false
+    /// Whether `watch` should start itself again to have photofiler's setting: not when
+    /// this process started with a cache size set (photofiler's, or a user's, which wins),
+    /// and not in secure-execution mode (a set-user-ID or file-capability binary), where
+    /// glibc ignores or erases `GLIBC_TUNABLES`: each start would then ask again, forever.
+    public static var shouldStartAgain: Bool {
+        shouldStartAgain(tunables: inherited, secureExecution: photofiler_secure_execution() != 0)
+    }
+
+    /// `shouldStartAgain` for a process started with `tunables` (`GLIBC_TUNABLES`).
+    package static func shouldStartAgain(tunables: String?, secureExecution: Bool) -> Bool {
+        !secureExecution && !(tunables?.contains("glibc.malloc.tcache_count=") ?? false)
     }
 
     /// This process's `GLIBC_TUNABLES`, if set.

@@ -59,7 +59,7 @@ func runCommandLine() -> Int32 {
     let name = first.display
     // glibc reads its malloc tunables only as a process starts (`MallocTunables`):
     // the daemon starts again with them, before it has any thread or descriptor.
-    if name == "watch", !MallocTunables.startedWithCacheSize {
+    if name == "watch", MallocTunables.shouldStartAgain {
         ProcessEnvironment.setBeforeThreads(
             "GLIBC_TUNABLES", MallocTunables.value(before: MallocTunables.inherited))
         do {
