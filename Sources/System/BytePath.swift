@@ -12,11 +12,6 @@ public struct BytePath: Hashable, Sendable, Comparable {
         self.bytes = Array(bytes)
     }
 
-    /// Takes the array as it is (`init(bytes:)` for any sequence may copy it).
-    public init(storage: [UInt8]) {
-        self.bytes = storage
-    }
-
     public init(_ string: String) {
         self.bytes = Array(string.utf8)
     }
@@ -118,7 +113,7 @@ public struct BytePath: Hashable, Sendable, Comparable {
         result.append(contentsOf: bytes)
         if separator == 1 { result.append(slash) }
         result.append(contentsOf: component.bytes)
-        return BytePath(storage: result)
+        return BytePath(bytes: result)
     }
 
     public func appending(_ component: String) -> BytePath {

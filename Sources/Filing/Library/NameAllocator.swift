@@ -32,7 +32,7 @@ public enum NameAllocator {
         result.append(contentsOf: stem.count > room ? truncateKeepingUTF8(stem, to: room) : stem)
         result.append(contentsOf: suffix)
         result.append(contentsOf: ext)
-        return BytePath(storage: result)
+        return BytePath(bytes: result)
     }
 
     /// Tries `place(candidate)` with successive candidates until one does not exist.
