@@ -20,25 +20,24 @@ extension Catalog {
     }
 
     public func asset(id: AssetID) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(where: "a.id = ?", [.integer(id)])
+        try firstAsset(AssetLookups.byID, [.integer(id)])
     }
 
     public func asset(hash: String) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(where: "a.hash = ?", [.text(hash)])
+        try firstAsset(AssetLookups.byHash, [.text(hash)])
     }
 
     /// The live asset at `rollPath`, else the newest deleted one that was there.
     public func asset(rollPath: BytePath) throws(CatalogError) -> AssetRecord? {
-        if let live = try firstAsset(where: "a.roll_path = ? AND a.deleted_at IS NULL", [.path(rollPath)]) {
+        if let live = try firstAsset(AssetLookups.liveByRollPath, [.path(rollPath)]) {
             return live
         }
-        return try firstAsset(
-            where: "a.roll_path = ? AND a.deleted_at IS NOT NULL ORDER BY a.id DESC", [.path(rollPath)])
+        return try firstAsset(AssetLookups.newestDeletedByRollPath, [.path(rollPath)])
     }
 
     /// The asset whose bytes are kept at `trashPath` under `Recently Deleted/`.
     public func asset(trashPath: BytePath) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(where: "a.trash_path = ?", [.path(trashPath)])
+        try firstAsset(AssetLookups.byTrashPath, [.path(trashPath)])
     }
 
     /// The names under `Recently Deleted/` that rows keep (a still's or a Live
@@ -56,7 +55,7 @@ extension Catalog {
 
     /// Every asset, deleted ones included, in id order (for reconciling and `check`).
     public func allAssets() throws(CatalogError) -> [AssetRecord] {
-        try selectAssets("SELECT \(AssetRow.columns) FROM assets a ORDER BY a.id", [])
+        try selectAssets(AssetLookups.all, [])
     }
 
     public func setRollPath(_ rollPath: BytePath, of id: AssetID) throws(CatalogError) {
@@ -91,22 +90,16 @@ extension Catalog {
 
     /// Assets deleted before `time` (for the 30-day purge).
     public func assetsDeleted(before time: Double) throws(CatalogError) -> [AssetRecord] {
-        try selectAssets(
-            "SELECT \(AssetRow.columns) FROM assets a WHERE a.deleted_at IS NOT NULL AND a.deleted_at < ? "
-                + "ORDER BY a.deleted_at, a.id",
-            [.real(time)])
+        try selectAssets(AssetLookups.deletedBefore, [.real(time)])
     }
 
     // MARK: Helpers
 
-    package func firstAsset(where condition: String, _ values: [SQLiteValue]) throws(CatalogError)
-        -> AssetRecord?
-    {
+    /// The first row of one of `AssetLookups`.
+    package func firstAsset(_ sql: String, _ values: [SQLiteValue]) throws(CatalogError) -> AssetRecord? {
         let path = connection.path
-        return try connection.queryFirst(
-            "SELECT \(AssetRow.columns) FROM assets a WHERE \(condition)", values
-        ) {
-            row throws(CatalogError) in try AssetRow.decode(row, path: path)
+        return try connection.queryFirst(sql, values) { row throws(CatalogError) in
+            try AssetRow.decode(row, path: path)
         }
     }
 

@@ -6,35 +6,41 @@ import PhotoFilerSystem
 extension Catalog {
     /// The asset whose paired video has these bytes.
     public func asset(liveVideoHash hash: String) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(where: "a.live_video_hash = ?", [.text(hash)])
+        try firstAsset(AssetLookups.byLiveVideoHash, [.text(hash)])
+    }
+
+    /// The assets these bytes belong to: the one whose content they are, and the
+    /// Live Photo whose paired video they are. One look-up, since filing asks both
+    /// of every file.
+    public func owners(ofContent hash: String) throws(CatalogError) -> ContentOwners {
+        let path = connection.path
+        var owners = ContentOwners()
+        for asset in try connection.query(
+            AssetLookups.byHashOrLiveVideoHash, [.text(hash)],
+            row: {
+                row throws(CatalogError) in try AssetRow.decode(row, path: path)
+            })
+        {
+            if asset.hash == hash { owners.asset = asset }
+            if asset.liveVideo?.hash == hash { owners.liveVideoOwner = asset }
+        }
+        return owners
     }
 
     /// The live asset whose paired video is at `rollPath`, else the newest deleted one.
     public func asset(liveVideoPath rollPath: BytePath) throws(CatalogError) -> AssetRecord? {
-        if let live = try firstAsset(
-            where: "a.live_video_path = ? AND a.deleted_at IS NULL", [.path(rollPath)])
-        {
-            return live
-        }
-        return try firstAsset(where: "a.live_video_path = ? ORDER BY a.id DESC", [.path(rollPath)])
+        if let live = try firstAsset(AssetLookups.liveByLiveVideoPath, [.path(rollPath)]) { return live }
+        return try firstAsset(AssetLookups.newestByLiveVideoPath, [.path(rollPath)])
     }
 
     /// The oldest live still with this identifier that has no video yet.
     public func unpairedStill(contentIdentifier: String) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(
-            where: """
-                a.content_identifier = ? AND a.deleted_at IS NULL AND a.media_type = 'image' \
-                AND a.live_video_size IS NULL ORDER BY a.id LIMIT 1
-                """, [.text(contentIdentifier)])
+        try firstAsset(AssetLookups.oldestUnpairedStill, [.text(contentIdentifier)])
     }
 
     /// The oldest live video with this identifier still filed on its own.
     public func loneVideo(contentIdentifier: String) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(
-            where: """
-                a.content_identifier = ? AND a.deleted_at IS NULL AND a.media_type = 'video' \
-                ORDER BY a.id LIMIT 1
-                """, [.text(contentIdentifier)])
+        try firstAsset(AssetLookups.oldestLoneVideo, [.text(contentIdentifier)])
     }
 
     /// Identifiers that have both an unpaired still and a lone video: halves that a

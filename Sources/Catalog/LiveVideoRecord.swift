@@ -41,3 +41,19 @@ public struct LiveVideoRecord: Sendable, Equatable {
 
     public var isEmbedded: Bool { embeddedOffset != nil }
 }
+
+/// The assets that hold some bytes (`Catalog.owners(ofContent:)`): the asset whose
+/// content they are, and the Live Photo whose paired video they are (SPEC "Live
+/// Photos": the video dropped again is its still's asset).
+public struct ContentOwners: Sendable, Equatable {
+    public var asset: AssetRecord?
+    public var liveVideoOwner: AssetRecord?
+
+    public init(asset: AssetRecord? = nil, liveVideoOwner: AssetRecord? = nil) {
+        self.asset = asset
+        self.liveVideoOwner = liveVideoOwner
+    }
+
+    /// The asset the bytes stand for: their own, else the Live Photo whose video they are.
+    public var either: AssetRecord? { asset ?? liveVideoOwner }
+}

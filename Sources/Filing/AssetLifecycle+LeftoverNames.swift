@@ -54,10 +54,9 @@ extension AssetLifecycle {
     private func holdsALiveRollFilesBytes(_ file: BytePath) throws(FilingError) -> Bool {
         guard let (status, hash) = try regularFileHash(file) else { return false }
         let rollPath = try filer.catalogCall { () throws(CatalogError) -> BytePath? in
-            if let asset = try catalog.asset(hash: hash), !asset.isDeleted { return asset.rollPath }
-            if let still = try catalog.asset(liveVideoHash: hash), !still.isDeleted {
-                return still.liveVideo?.rollPath
-            }
+            let owners = try catalog.owners(ofContent: hash)
+            if let asset = owners.asset, !asset.isDeleted { return asset.rollPath }
+            if let still = owners.liveVideoOwner, !still.isDeleted { return still.liveVideo?.rollPath }
             return nil
         }
         guard let rollPath else { return false }

@@ -73,9 +73,8 @@ extension PhotoLibrary {
             return try ContentHasher.hash(reader)
         }
         guard let hash else { return nil }
-        return try filer.catalogCall { () throws(CatalogError) -> AssetID? in
-            if let asset = try catalog.asset(hash: hash) { return asset.id }
-            return try catalog.asset(liveVideoHash: hash)?.id
+        return try filer.catalogCall { () throws(CatalogError) in
+            try catalog.owners(ofContent: hash).either?.id
         }
     }
 }

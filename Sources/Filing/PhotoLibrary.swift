@@ -151,10 +151,7 @@ public final class PhotoLibrary {
             defer { fd.close() }
             return try ContentHasher.hash(fd)
         }
-        return try filer.catalogCall { () throws(CatalogError) -> AssetRecord? in
-            if let asset = try catalog.asset(hash: hash) { return asset }
-            return try catalog.asset(liveVideoHash: hash)
-        }
+        return try filer.catalogCall { () throws(CatalogError) in try catalog.owners(ofContent: hash).either }
     }
 }
 

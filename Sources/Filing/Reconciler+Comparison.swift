@@ -40,9 +40,8 @@ extension Reconciler {
     /// told as such: recording it would give two assets one content.
     private func ownContent(_ difference: Difference) throws(FilingError) -> Difference {
         guard case .wrongHash(let id, let rollPath, _, let actual) = difference else { return difference }
-        let owner = try filer.catalogCall { () throws(CatalogError) -> AssetRecord? in
-            if let asset = try catalog.asset(hash: actual) { return asset }
-            return try catalog.asset(liveVideoHash: actual)
+        let owner = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.owners(ofContent: actual).either
         }
         guard let owner, owner.id != id else { return difference }
         return .holdsAnotherAssetsBytes(asset: id, rollPath: rollPath, owner: owner.id)

@@ -64,14 +64,16 @@ extension Filer {
             }
         }
         defer {
-            for item in items {
-                item.fd?.close()
-                if let copy = item.stagedCopy { removeStagedCopy(copy) }
+            for position in items.indices {
+                items[position].fd?.close()
+                if let copy = items[position].stagedCopy { removeStagedCopy(copy) }
             }
         }
         plan(&items)
         run(&items)
-        for item in items { results[item.index] = outcome(of: item, in: items) }
+        for position in items.indices {
+            results[items[position].index] = outcome(of: items[position], in: items)
+        }
         return zip(requests, results).map { request, result in
             let source = LibraryLayout.absolute(request.source)
             switch result {
@@ -122,12 +124,13 @@ extension Filer {
             return
         }
         for position in items.indices where items[position].isActive && items[position].plan != .alreadySeen {
-            let item = items[position]
             do throws(FilingError) {
-                items[position].album = try item.request.album.map { (name) throws(FilingError) in
+                items[position].album = try items[position].request.album.map { (name) throws(FilingError) in
                     try albums.album(named: name, now: now())
                 }
-                if item.plan == .new { items[position].rollFolder = try folderOfStill(for: item.draft) }
+                if items[position].plan == .new {
+                    items[position].rollFolder = try folderOfStill(for: items[position].draft)
+                }
             } catch {
                 items[position].failure = error
             }
@@ -139,19 +142,23 @@ extension Filer {
     private func decide(_ items: inout [PipelineItem], at position: Int, firstByHash: inout [String: Int])
         throws(CatalogError)
     {
-        let item = items[position]
-        let last = item.request.mode == .keep ? try catalog.seenSourceHash(path: item.source) : nil
-        let liveVideoOwner = try catalog.asset(liveVideoHash: item.hash)
-        let existing = try catalog.asset(hash: item.hash)
+        // Read field by field, not copied whole: a copy of an item retains every path
+        // and string it holds, and such copies were a fifth of the daemon's retains
+        // in a burst (`perf record`).
+        let hash = items[position].hash
+        let mode = items[position].request.mode
+        let last = mode == .keep ? try catalog.seenSourceHash(path: items[position].source) : nil
+        let owners = try catalog.owners(ofContent: hash)
+        let liveVideoOwner = owners.liveVideoOwner
         // A deleted Live Photo's video stands for its still in the group: the still
         // and the video dropped together bring the Live Photo back once.
-        let content = FilingPlan.restorable(byItsVideo: liveVideoOwner)?.hash ?? item.hash
+        let content = FilingPlan.restorable(byItsVideo: liveVideoOwner)?.hash ?? hash
         let earlier = firstByHash[content].map { ($0, items[$0].plan) }
         let plan = FilingPlan.decide(
-            hash: item.hash, mode: item.request.mode, lastFiledHashAtPath: last,
-            liveVideoOwner: liveVideoOwner, existing: existing, earlierInGroup: earlier)
+            hash: hash, mode: mode, lastFiledHashAtPath: last,
+            liveVideoOwner: liveVideoOwner, existing: owners.asset, earlierInGroup: earlier)
         items[position].plan = plan
-        if case .restore(let asset) = plan, asset.hash != item.hash, let still = asset.trashPath {
+        if case .restore(let asset) = plan, asset.hash != hash, let still = asset.trashPath {
             // The video's bytes are its Recently Deleted copy's: the still goes back
             // from its own, already durable, and the dropped video is redundant.
             items[position].bytes = layout.absolute(still)
@@ -235,22 +242,40 @@ extension Filer {
 
         // 6. Every file of the group is durable: the sources go, then what a restore left.
         for position in linked {
-            let item = items[position]
-            if item.request.mode == .move, item.plan != .alreadySeen {
-                items[position].sourceStayedChanged = !removeSource(item)
+            if items[position].request.mode == .move, items[position].plan != .alreadySeen {
+                items[position].sourceStayedChanged = !removeSource(items[position])
             }
-            if case .restore(let asset) = item.plan { removeRecentlyDeletedFiles(of: asset, item) }
+            if case .restore(let asset) = items[position].plan {
+                removeRecentlyDeletedFiles(of: asset, items[position])
+            }
         }
     }
 
-    /// Step 3 for one file.
+    /// Step 3 for one file. A file with the content of an earlier one of the group
+    /// takes that one's asset (or its failure).
     private func link(
         _ items: inout [PipelineItem], at position: Int, memberships: inout PlannedMemberships,
         folders: inout FolderSyncer
     ) throws(FilingError) {
-        let item = items[position]
+        guard case .sameAsEarlier(let earlier) = items[position].plan else {
+            try link(&items[position], memberships: &memberships, folders: &folders)
+            return
+        }
+        if let failure = items[earlier].failure { throw failure }
+        guard let asset = items[earlier].asset else { return }
+        items[position].asset = asset
+        try linkIntoItsAlbum(asset, item: &items[position], memberships: &memberships, folders: &folders)
+    }
+
+    /// Step 3 for a file whose plan does not depend on another of the group. The
+    /// item is worked on in place: a copy of it retains every path and string it
+    /// holds, and such copies were a fifth of the daemon's retains in a burst
+    /// (`perf record`).
+    private func link(
+        _ item: inout PipelineItem, memberships: inout PlannedMemberships, folders: inout FolderSyncer
+    ) throws(FilingError) {
         switch item.plan {
-        case .alreadySeen:
+        case .alreadySeen, .sameAsEarlier:
             return
         case .new:
             guard let draft = item.draft else { return }
@@ -258,19 +283,17 @@ extension Filer {
             let rollPath = try linkIntoRoll(
                 item.bytes, preferred: item.source.lastComponent, folder: folder, source: item.source,
                 folders: &folders)
-            items[position].rollPath = rollPath
+            item.rollPath = rollPath
             try checkLinkedBytes(of: item, at: rollPath)
             let asset = draft.record(rollPath: rollPath, addedAt: now())
-            items[position].asset = asset
-            if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
-                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
-            }
+            item.asset = asset
+            try linkIntoItsAlbum(asset, item: &item, memberships: &memberships, folders: &folders)
         case .restore(var asset):
             let rollPath = try linkIntoRoll(
                 item.bytes, preferred: asset.rollPath.lastComponent,
                 folder: layout.rollFolder(for: asset.created),
                 source: item.source, folders: &folders)
-            items[position].rollPath = rollPath
+            item.rollPath = rollPath
             try checkLinkedBytes(of: item, at: rollPath)
             asset.rollPath = rollPath
             asset.deletedAt = nil
@@ -283,41 +306,41 @@ extension Filer {
                 video.rollPath = videoPath
                 video.trashPath = nil
                 asset.liveVideo = video
-                items[position].restoredVideo = (layout.absolute(videoPath), trashFile)
+                item.restoredVideo = (layout.absolute(videoPath), trashFile)
             }
-            items[position].asset = asset
+            item.asset = asset
             var albums = try albumsToRestore(of: asset.id)
             if let album = item.album, !albums.contains(where: { $0.album == album }) {
                 albums.append((album, item.request.link))
             }
             for (album, kind) in albums where memberships.claim(hash: asset.hash, album: album.id) {
-                try linkResources(
-                    of: asset, into: album, kind: kind, item: &items[position], folders: &folders)
+                try linkResources(of: asset, into: album, kind: kind, item: &item, folders: &folders)
             }
         case .join(let asset):
-            items[position].asset = asset
+            item.asset = asset
             guard let album = item.album else { return }
             let membership = try catalogCall { () throws(CatalogError) in
                 try catalog.membership(asset: asset.id, album: album.id)
             }
             if let membership, membership.isActive {
                 if membership.videoEntryName == nil, memberships.claim(hash: asset.hash, album: album.id) {
-                    try linkMissingVideo(of: asset, into: album, item: &items[position], folders: &folders)
+                    try linkMissingVideo(of: asset, into: album, item: &item, folders: &folders)
                 }
                 return
             }
             // Taken out of the album by the user: keep mode never puts it back.
             if membership != nil, item.request.mode == .keep { return }
-            if memberships.claim(hash: asset.hash, album: album.id) {
-                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
-            }
-        case .sameAsEarlier(let earlier):
-            if let failure = items[earlier].failure { throw failure }
-            guard let asset = items[earlier].asset else { return }
-            items[position].asset = asset
-            if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
-                try linkResources(of: asset, into: album, item: &items[position], folders: &folders)
-            }
+            try linkIntoItsAlbum(asset, item: &item, memberships: &memberships, folders: &folders)
+        }
+    }
+
+    /// Links the asset into the album the file's request names, once a group.
+    private func linkIntoItsAlbum(
+        _ asset: AssetRecord, item: inout PipelineItem, memberships: inout PlannedMemberships,
+        folders: inout FolderSyncer
+    ) throws(FilingError) {
+        if let album = item.album, memberships.claim(hash: asset.hash, album: album.id) {
+            try linkResources(of: asset, into: album, item: &item, folders: &folders)
         }
     }
 
@@ -336,7 +359,14 @@ extension Filer {
 
     /// Step 5 for one file (inside the group's transaction).
     private func record(_ items: inout [PipelineItem], at position: Int) throws(CatalogError) {
-        let item = items[position]
+        // Filed earlier in this transaction: its id is known now.
+        let earlierID = items[position].plan.earlierInGroup.flatMap { items[$0].asset?.id }
+        try record(&items[position], earlierID: earlierID)
+    }
+
+    /// Step 5 for one file, given the id of the earlier file of the group whose
+    /// content it has (worked on in place, as in step 3).
+    private func record(_ item: inout PipelineItem, earlierID: AssetID?) throws(CatalogError) {
         if item.plan == .alreadySeen {
             if let status = item.status {
                 try catalog.touchSource(
@@ -354,13 +384,12 @@ extension Filer {
             if let videoPath = asset.liveVideo?.rollPath {
                 try catalog.setLiveVideoLocation(of: asset.id, rollPath: videoPath, trashPath: nil)
             }
-        case .sameAsEarlier(let earlier):
-            // Filed earlier in this transaction: its id is known now.
-            asset.id = items[earlier].asset?.id ?? asset.id
+        case .sameAsEarlier:
+            asset.id = earlierID ?? asset.id
         case .join, .alreadySeen:
             break
         }
-        items[position].asset = asset
+        item.asset = asset
         let at = item.plan == .new ? asset.addedAt : now()
         for entry in item.entries {
             if let still = entry.still {

@@ -59,6 +59,12 @@ package enum FilingPlan: Equatable, Sendable {
         case .alreadySeen, .join, .sameAsEarlier: return false
         }
     }
+
+    /// The position of the earlier file of the group whose asset this one joins.
+    package var earlierInGroup: Int? {
+        if case .sameAsEarlier(let position) = self { return position }
+        return nil
+    }
 }
 
 /// What a new asset is, before it has a roll path: the one place its capture date
@@ -129,12 +135,17 @@ package enum GroupDurability: Equatable, Sendable {
 /// Memberships planned in one group, so that the same content twice into one album
 /// links once (keyed by the asset's content hash: a new asset has no id yet).
 package struct PlannedMemberships: Sendable {
-    private var planned: Set<String> = []
+    private struct Membership: Hashable, Sendable {
+        let album: AlbumID
+        let hash: String
+    }
+
+    private var planned: Set<Membership> = []
 
     package init() {}
 
     /// True the first time this content is planned into this album.
     package mutating func claim(hash: String, album: AlbumID) -> Bool {
-        planned.insert("\(album):\(hash)").inserted
+        planned.insert(Membership(album: album, hash: hash)).inserted
     }
 }
