@@ -1,5 +1,5 @@
-// glibc calls that Swift's Glibc module does not import: `syncfs` and `F_SETLEASE` are
-// declared (by <unistd.h>, <fcntl.h>) only under _GNU_SOURCE, and <malloc.h>, <sys/vfs.h>
+// glibc calls that Swift's Glibc module does not import: `syncfs`, `F_SETLEASE` and
+// `O_NOATIME` are declared (by <unistd.h>, <fcntl.h>) only under _GNU_SOURCE, and <malloc.h>, <sys/vfs.h>
 // <sys/eventfd.h> and <sys/auxv.h> are not part of the module.
 // Wrapped as C functions so Swift calls them with the C calling convention.
 #ifndef PHOTOFILER_SYSTEM_SHIMS_H
@@ -41,6 +41,9 @@ static inline int photofiler_mount_id(int fd, unsigned long long *mount) {
 /// and fcntl is variadic. `type` is F_RDLCK (0) or F_UNLCK (2). Returns 0, or -1
 /// with errno set (EAGAIN: the file is open for writing).
 static inline int photofiler_set_lease(int fd, int type) { return fcntl(fd, F_SETLEASE, type); }
+
+/// open(2)'s O_NOATIME, defined by <fcntl.h> only under _GNU_SOURCE.
+static inline int photofiler_open_no_access_time(void) { return O_NOATIME; }
 
 /// malloc_trim(3): gives free heap pages back to the kernel.
 static inline int photofiler_malloc_trim(size_t pad) { return malloc_trim(pad); }

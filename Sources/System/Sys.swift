@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// The one syscall layer: every libc call the product makes on files goes
@@ -33,10 +34,21 @@ public enum Sys {
 
     /// Opens an existing file for reading without following a final symbolic
     /// link and without blocking on a FIFO; callers check the kind with `fstat`.
+    ///
+    /// A file of the user's own is read without touching its access time
+    /// (`O_NOATIME`): photofiler's reads are not the user's, and under `relatime`
+    /// the first read of every new file, and a read of every file a day (`check`),
+    /// would each write its inode. The kernel refuses the flag for a file of
+    /// another owner (EPERM), which is then opened without it.
     public static func openForReading(
         _ path: BytePath, in directory: FileDescriptor = .currentWorkingDirectory
     ) throws(SystemError) -> FileDescriptor {
-        try open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, in: directory)
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        do {
+            return try open(path, flags: flags | photofiler_open_no_access_time(), in: directory)
+        } catch  where error.errno == .notPermitted {
+            return try open(path, flags: flags, in: directory)
+        }
     }
 
     /// Opens a folder (for `fsync`, `*at` calls and `readdir`).

@@ -84,6 +84,22 @@ struct PermissionTests {
         #expect(!result.stderr.contains("Error Domain="), sourceLocation: sourceLocation)
     }
 
+    /// A file of another owner is read too: the kernel refuses `O_NOATIME` for it
+    /// (EPERM), and photofiler opens it without the flag.
+    @Test(.enabled(if: canCheck, skipReason))
+    func aFileOfAnotherOwnerIsSaved() throws {
+        let (folder, input) = try setUp()
+        let library = folder.file("library")
+        try Sys.makeDirectory(library)
+        try Self.prepare(library, folderMode: 0o755)
+        let result = try Binary.run(
+            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) },
+            launcher: Self.launcher)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try TestLibrary.files(under: library.appending("Roll")).count == 1)
+        #expect(try TestLibrary.files(under: library.appending("Albums/QQ")).count == 1)
+    }
+
     @Test(.enabled(if: canCheck, skipReason))
     func readOnlyEmptyLibraryFolder() throws {
         let (folder, input) = try setUp()
