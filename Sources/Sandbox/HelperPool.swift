@@ -220,7 +220,9 @@ public final class HelperPool: @unchecked Sendable {
                 if !send(job, to: helper) { break }
             }
         }
-        if waiting.values.allSatisfy(\.isEmpty), helpers.allSatisfy({ $0.inFlight.isEmpty }) {
+        // Closures, not key paths: this runs for every answer, and a key path over
+        // `waiting`'s values was projected at run time (`swift_getAtKeyPath`, in `perf`).
+        if waiting.values.allSatisfy({ $0.isEmpty }), helpers.allSatisfy({ $0.inFlight.isEmpty }) {
             armIdleTimer()
         }
     }
@@ -240,7 +242,7 @@ public final class HelperPool: @unchecked Sendable {
             if helper.serial > job.retryAfterHelper { startedSinceItsCrash = true }
             guard helper.serial > job.retryAfterHelper,
                 helper.inFlight.count < (job.alone ? 1 : settings.inFlightPerHelper),
-                !helper.inFlight.contains(where: \.alone),
+                !helper.inFlight.contains(where: { $0.alone }),
                 helper.served + helper.inFlight.count < settings.requestsPerHelper
             else { continue }
             if idle == nil, helper.inFlight.isEmpty { idle = helper }
