@@ -142,9 +142,7 @@ extension Filer {
     private func decide(_ items: inout [PipelineItem], at position: Int, firstByHash: inout [String: Int])
         throws(CatalogError)
     {
-        // Read field by field, not copied whole: a copy of an item retains every path
-        // and string it holds, and such copies were a fifth of the daemon's retains
-        // in a burst (`perf record`).
+        // Field by field, not a copy of the whole item (see step 3's `link`).
         let hash = items[position].hash
         let mode = items[position].request.mode
         let last = mode == .keep ? try catalog.seenSourceHash(path: items[position].source) : nil
