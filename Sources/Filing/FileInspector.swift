@@ -73,7 +73,7 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
             opened.map { MediaFile(fd: $0.fd, path: $0.source, size: $0.status.size) })
         let hashes = opened.map { file in
             file.status.size <= Self.hashAheadLimit
-                ? hash(file.fd, file.source, scanning: .anyType, stop: stop) : nil
+                ? hash(file.fd, file.source, size: file.status.size, scanning: .anyType, stop: stop) : nil
         }
         // Step 2 for a small group's files hashed, while the helpers still read them:
         // a single drop waits for its `fdatasync` and its helper's answer at once, not
@@ -116,12 +116,12 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     private typealias Hashed = (hash: String, size: Int64, ends: EndMarkerScans)
 
     private func hash(
-        _ fd: FileDescriptor, _ source: BytePath, scanning ends: EndMarkerScans, stop: () -> Bool
+        _ fd: FileDescriptor, _ source: BytePath, size: Int64, scanning ends: EndMarkerScans, stop: () -> Bool
     ) -> Result<Hashed, FilingError> {
         Result { () throws(FilingError) in
             var ends = ends
             let hashed = try systemCall(source) { () throws(SystemError) in
-                try copier.hash(fd, path: source, scanning: &ends, stop: stop)
+                try copier.hash(fd, path: source, scanning: &ends, size: size, stop: stop)
             }
             return (hashed.hash, hashed.size, ends)
         }
@@ -143,7 +143,8 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
                 let info = try read.mapError { FilingError.media($0) }.get()
                 let ownScan = EndMarkerScans(mimeType: info.mimeType)
                 let (hash, size, ends) = try
-                    (hashed ?? self.hash(file.fd, file.source, scanning: ownScan, stop: stop))
+                    (hashed
+                    ?? self.hash(file.fd, file.source, size: file.status.size, scanning: ownScan, stop: stop))
                     .get()
                 try verifyEnd(ends, mimeType: info.mimeType, source: file.source)
                 try checkUnchanged(file.fd, source: file.source, before: file.status, bytesRead: size)

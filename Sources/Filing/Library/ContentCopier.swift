@@ -18,16 +18,19 @@ package final class ContentCopier {
     /// `scan` sees every byte in order (the format's end is found in the same pass).
     /// `stop` is asked before each read: once it says so, the hash is given up
     /// (`Errno.cancelled`), so a daemon told to stop does not read a video to its end.
+    /// With `size` (the file's `fstat` size), a short read that reaches it is taken
+    /// as the end: a regular file's read comes up short only at its end, so a small
+    /// file costs one `pread`, not a second one that returns 0. (A file that grows
+    /// after the `fstat` is caught all the same: by a first read longer than `size`,
+    /// or by the caller's `fstat` after the hash.)
     package func hash(
-        _ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScans,
+        _ source: FileDescriptor, path: BytePath, scanning scan: inout EndMarkerScans, size: Int64? = nil,
         stop: () -> Bool = { false }
     ) throws(SystemError) -> (hash: String, size: Int64) {
-        try stream(source, path: path, into: nil, scanning: &scan, stop: stop)
+        try stream(source, path: path, into: nil, scanning: &scan, expectedSize: size, stop: stop)
     }
 
-    /// `hash` without a scan. With `size` (the file's `fstat` size), a short read that
-    /// reaches it is taken as the end: a regular file's read comes up short only at
-    /// its end, so a small file costs one `pread`, not a second one that returns 0.
+    /// `hash` without a scan.
     package func hash(
         _ source: FileDescriptor, path: BytePath, size: Int64? = nil, stop: () -> Bool = { false }
     ) throws(SystemError) -> (hash: String, size: Int64) {

@@ -41,7 +41,8 @@ extension Filer {
                 }
             } else {
                 hashed = try systemCall(source) { () throws(SystemError) in
-                    try inspector.copier.hash(fd, path: source, scanning: &scan, stop: stop)
+                    try inspector.copier.hash(
+                        fd, path: source, scanning: &scan, size: before.size, stop: stop)
                 }
             }
             try inspector.verifyEnd(scan, mimeType: info.mimeType, source: source)
