@@ -67,6 +67,20 @@ struct PermissionTests {
         return (folder, input)
     }
 
+    /// `save` of `input` into the album QQ of a new, empty library folder at
+    /// `folderMode`, run as the user who owns that folder.
+    func saveIntoNewLibrary(_ input: BytePath, in folder: TemporaryFolder, folderMode: mode_t) throws -> (
+        library: BytePath, result: Binary.Result
+    ) {
+        let library = folder.file("library")
+        try Sys.makeDirectory(library)
+        try Self.prepare(library, folderMode: folderMode)
+        let result = try Binary.run(
+            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) },
+            launcher: Self.launcher)
+        return (library, result)
+    }
+
     func expectRefused(
         _ result: Binary.Result, library: BytePath, sourceLocation: SourceLocation = #_sourceLocation
     ) {
@@ -89,12 +103,7 @@ struct PermissionTests {
     @Test(.enabled(if: canCheck, skipReason))
     func aFileOfAnotherOwnerIsSaved() throws {
         let (folder, input) = try setUp()
-        let library = folder.file("library")
-        try Sys.makeDirectory(library)
-        try Self.prepare(library, folderMode: 0o755)
-        let result = try Binary.run(
-            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) },
-            launcher: Self.launcher)
+        let (library, result) = try saveIntoNewLibrary(input, in: folder, folderMode: 0o755)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try TestLibrary.files(under: library.appending("Roll")).count == 1)
         #expect(try TestLibrary.files(under: library.appending("Albums/QQ")).count == 1)
@@ -103,14 +112,9 @@ struct PermissionTests {
     @Test(.enabled(if: canCheck, skipReason))
     func readOnlyEmptyLibraryFolder() throws {
         let (folder, input) = try setUp()
-        let library = folder.file("library")
-        try Sys.makeDirectory(library)
-        try Self.prepare(library, folderMode: 0o555)
-        defer { _ = library.withCString { chmod($0, 0o755) } }
         let before = try readFile(input)
-        let result = try Binary.run(
-            ["save", "--album", "QQ", "--library", library.display, input.display].map { BytePath($0) },
-            launcher: Self.launcher)
+        let (library, result) = try saveIntoNewLibrary(input, in: folder, folderMode: 0o555)
+        defer { _ = library.withCString { chmod($0, 0o755) } }
         expectRefused(result, library: library)
         #expect(try Sys.listDirectory(library).isEmpty, "nothing created")
         #expect(try readFile(input) == before)
