@@ -14,13 +14,11 @@ extension Catalog {
     /// of every file.
     public func owners(ofContent hash: String) throws(CatalogError) -> ContentOwners {
         let path = connection.path
+        let rows = try connection.query(AssetLookups.byHashOrLiveVideoHash, [.text(hash)]) {
+            row throws(CatalogError) in try AssetRow.decode(row, path: path)
+        }
         var owners = ContentOwners()
-        for asset in try connection.query(
-            AssetLookups.byHashOrLiveVideoHash, [.text(hash)],
-            row: {
-                row throws(CatalogError) in try AssetRow.decode(row, path: path)
-            })
-        {
+        for asset in rows {
             if asset.hash == hash { owners.asset = asset }
             if asset.liveVideo?.hash == hash { owners.liveVideoOwner = asset }
         }

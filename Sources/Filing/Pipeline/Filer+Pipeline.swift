@@ -358,7 +358,7 @@ extension Filer {
     /// Step 5 for one file (inside the group's transaction).
     private func record(_ items: inout [PipelineItem], at position: Int) throws(CatalogError) {
         // Filed earlier in this transaction: its id is known now.
-        let earlierID = items[position].plan.earlierInGroup.flatMap { items[$0].asset?.id }
+        let earlierID = items[position].plan.earlierPosition.flatMap { items[$0].asset?.id }
         try record(&items[position], earlierID: earlierID)
     }
 

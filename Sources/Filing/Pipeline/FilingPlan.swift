@@ -61,7 +61,7 @@ package enum FilingPlan: Equatable, Sendable {
     }
 
     /// The position of the earlier file of the group whose asset this one joins.
-    package var earlierInGroup: Int? {
+    package var earlierPosition: Int? {
         if case .sameAsEarlier(let position) = self { return position }
         return nil
     }
