@@ -4,7 +4,6 @@
 /// connection's statement cache.
 enum AssetLookups {
     static let byID = selecting(where: "a.id = ?")
-    static let byHash = selecting(where: "a.hash = ?")
     /// Both indexes in one statement (SQLite's multi-index OR): the filing plan asks
     /// of every file whose content and whose Live Photo video its bytes are.
     static let byHashOrLiveVideoHash = selecting(where: "a.hash = ?1 OR a.live_video_hash = ?1")

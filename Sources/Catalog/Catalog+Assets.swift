@@ -23,10 +23,6 @@ extension Catalog {
         try firstAsset(AssetLookups.byID, [.integer(id)])
     }
 
-    public func asset(hash: String) throws(CatalogError) -> AssetRecord? {
-        try firstAsset(AssetLookups.byHash, [.text(hash)])
-    }
-
     /// The live asset at `rollPath`, else the newest deleted one that was there.
     public func asset(rollPath: BytePath) throws(CatalogError) -> AssetRecord? {
         if let live = try firstAsset(AssetLookups.liveByRollPath, [.path(rollPath)]) {

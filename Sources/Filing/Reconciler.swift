@@ -258,9 +258,10 @@ public struct Reconciler {
         let hashed = try filer.systemCall(path) { () throws(SystemError) in
             try filer.inspector.copier.hash(fd, path: path, stop: stop)
         }
-        if let still = try filer.catalogCall({ () throws(CatalogError) in
-            try catalog.asset(liveVideoHash: hashed.hash)
-        }), let recorded = still.liveVideo?.rollPath {
+        let owners = try filer.catalogCall { () throws(CatalogError) in
+            try catalog.owners(ofContent: hashed.hash)
+        }
+        if let still = owners.liveVideoOwner, let recorded = still.liveVideo?.rollPath {
             if still.isDeleted {
                 // A deletion cut short after it was recorded, its still's roll file gone
                 // already: this name goes where Recently Deleted keeps the very file. (A
@@ -280,9 +281,7 @@ public struct Reconciler {
             try AssetLifecycle(filer: filer).liveVideoMoved(still, to: rollPath)
             return true
         }
-        if let existing = try filer.catalogCall({ () throws(CatalogError) in
-            try catalog.asset(hash: hashed.hash)
-        }) {
+        if let existing = owners.asset {
             let oldFile = layout.absolute(existing.rollPath)
             // "Could not look" is not "moved away": the adoption then fails, and the file is left.
             let oldPresent = try filer.statusIfExists(oldFile) != nil

@@ -21,7 +21,7 @@ import Testing
         let id = try catalog.insertAsset(asset)
         asset.id = id
         #expect(try catalog.asset(id: id) == asset)
-        #expect(try catalog.asset(hash: asset.hash) == asset)
+        #expect(try catalog.owners(ofContent: asset.hash).asset == asset)
         #expect(try catalog.asset(rollPath: asset.rollPath) == asset)
         #expect(try catalog.asset(trashPath: asset.trashPath!) == asset)
         #expect(try catalog.allAssets() == [asset])
@@ -39,7 +39,7 @@ import Testing
         let folder = try TemporaryFolder()
         let catalog = try folder.catalog()
         #expect(try catalog.asset(id: 42) == nil)
-        #expect(try catalog.asset(hash: "ab") == nil)
+        #expect(try catalog.owners(ofContent: "ab") == ContentOwners())
         #expect(try catalog.asset(rollPath: "Roll/x.jpg") == nil)
     }
 
