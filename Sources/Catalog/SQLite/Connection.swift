@@ -14,7 +14,7 @@ package final class SQLiteConnection {
     private var cache: [StatementKey: Statement] = [:]
 
     package init(path: BytePath) throws(CatalogError) {
-        _ = Self.statementJournalsInMemory
+        _ = Self.processSettings
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
@@ -30,21 +30,32 @@ package final class SQLiteConnection {
         CaseFolding.register(on: handle)
     }
 
-    /// Statement journals held in memory up to 1 MiB (SQLite's default: 64 KiB).
+    /// SQLite's process-wide settings, made once before it initialises (the first
+    /// open). Each is only a speed-up: in a process where SQLite started before the
+    /// first catalog (the benchmark's C floor), `sqlite3_config` answers
+    /// SQLITE_MISUSE and the default stays.
     ///
-    /// Each insert of an asset or a membership fires triggers, so it has a statement
-    /// journal, which copies every page it changes that the transaction had changed
-    /// before: one file of a filing group touches about 17 pages (the row, its
-    /// indexes, `asset_changes`). Beyond 64 KiB the journal went to a temporary file:
-    /// 7.7 page writes a file in a burst (`strace -f`: 15,444 4 KiB writes to it for
-    /// 2,000 files, besides the WAL's), and a 5,000-row benchmark over the catalog's
-    /// schema spent 1.1 s instead of 0.3 s. Set once, before SQLite initialises (the
-    /// first open); memory stays bounded, a statement that changes more spills as before.
-    private static let statementJournalsInMemory: Void = {
-        // Only a speed-up: in a process where SQLite started before the first
-        // catalog (the benchmark's C floor), it answers SQLITE_MISUSE and keeps 64 KiB.
+    /// - Statement journals held in memory up to 1 MiB (SQLite's default: 64 KiB).
+    ///   Each insert of an asset or a membership fires triggers, so it has a
+    ///   statement journal, which copies every page it changes that the transaction
+    ///   had changed before: one file of a filing group touches about 17 pages (the
+    ///   row, its indexes, `asset_changes`). Beyond 64 KiB the journal went to a
+    ///   temporary file: 7.7 page writes a file in a burst (`strace -f`: 15,444 4 KiB
+    ///   writes to it for 2,000 files, besides the WAL's), and a 5,000-row benchmark
+    ///   over the catalog's schema spent 1.1 s instead of 0.3 s. Memory stays
+    ///   bounded: a statement that changes more spills as before.
+    /// - No count of SQLite's memory: it is kept under a global mutex that every
+    ///   allocation and free takes (the daemon took 169 mutex locks a file in a
+    ///   10,000-file burst, 17 without), and nothing reads it (no soft heap limit;
+    ///   `sqlite3_memory_used` only in `countsMemory`).
+    private static let processSettings: Void = {
         _ = photofiler_sqlite_statement_journal_spill(1 << 20)
+        _ = photofiler_sqlite_stop_counting_memory()
     }()
+
+    /// Whether SQLite counts the memory it allocates (false once `processSettings`
+    /// took effect: `sqlite3_memory_used` then stays 0).
+    package static var countsMemory: Bool { sqlite3_memory_used() > 0 }
 
     deinit {
         cache.removeAll()  // finalizes every statement before the handle goes
