@@ -35,7 +35,7 @@ package final class ContentCopier {
         _ source: FileDescriptor, path: BytePath, size: Int64? = nil, stop: () -> Bool = { false }
     ) throws(SystemError) -> (hash: String, size: Int64) {
         var none = EndMarkerScans.none
-        return try stream(source, path: path, into: nil, scanning: &none, expectedSize: size, stop: stop)
+        return try hash(source, path: path, scanning: &none, size: size, stop: stop)
     }
 
     /// Copies the file into `destination` while hashing (and scanning) it, then fsyncs
