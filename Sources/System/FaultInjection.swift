@@ -11,7 +11,9 @@
     /// commit goes through `Sys`, which calls `FaultInjection.mutating`. A test
     /// raises K by one until the work completes, so every crash point is covered,
     /// or draws K from a seed; `count` crashes nowhere and prints the number of
-    /// calls at exit, so that a draw covers the whole run.
+    /// calls at exit, so that a draw covers the whole run; `trace` crashes nowhere
+    /// and prints a line as each call starts and one as it returns, so that a test
+    /// can see the order of the durable steps, whichever thread made them.
     package enum FaultInjection {
         package enum Moment: Sendable { case before, after }
 
@@ -24,6 +26,7 @@
                 atexit { FaultInjection.reportCount() }
                 return (.before, Int.max)
             }
+            if text == "trace" { return (.before, Int.max) }
             let parts = text.split(separator: ":")
             guard parts.count == 2, let index = Int(parts[1]), index > 0 else { return nil }
             switch parts[0] {
@@ -35,13 +38,18 @@
 
         private static let counter = Atomic<Int>(0)
 
+        /// `PHOTOFILER_CRASH_AT=trace`: each call is told as it starts and as it returns.
+        private static let tracing: Bool = {
+            guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return false }
+            return String(cString: raw) == "trace"
+        }()
+
         /// In a `count` run, prints how many mutating calls there were (once).
         package static func reportCount() {
             guard let plan, plan.index == Int.max, !reported.exchange(true, ordering: .relaxed) else {
                 return
             }
-            let line = "photofiler: fault injection: \(counter.load(ordering: .relaxed)) mutating calls\n"
-            _ = line.withCString { write(2, $0, strlen($0)) }
+            say("\(counter.load(ordering: .relaxed)) mutating calls")
         }
 
         private static let reported = Atomic<Bool>(false)
@@ -49,7 +57,7 @@
         /// The exit status of a planned crash, so a test can tell it from a real failure.
         package static let crashStatus: CInt = 86
 
-        /// Runs one mutating call, crashing before or after it when planned.
+        /// Runs one mutating call, crashing before or after it (whether it failed or not) when planned.
         @inline(__always)
         package static func mutating<R, E: Error>(_ call: StaticString, _ body: () throws(E) -> R) throws(E)
             -> R
@@ -57,9 +65,14 @@
             guard let plan else { return try body() }
             let index = counter.add(1, ordering: .relaxed).newValue
             if plan.index == index, plan.moment == .before { crash(call, index) }
-            let result = try body()
+            if tracing { say("call \(index) starts (\(call))") }
+            defer { if tracing { say("call \(index) returned (\(call))") } }
+            // After a call that failed too: a failure is a step of its own (a link into a
+            // folder not made yet, then the folder, then the link again), and a run must
+            // not end at the first one as if the work were done.
+            let result = Result { () throws(E) in try body() }
             if plan.index == index, plan.moment == .after { crash(call, index) }
-            return result
+            return try result.get()
         }
 
         /// `PHOTOFILER_FAIL_PATH=[CALL:]ERRNO:TEXT` (CALL `stat` or `open`, both when left
@@ -94,9 +107,14 @@
         }
 
         private static func crash(_ call: StaticString, _ index: Int) -> Never {
-            let line = "photofiler: fault injection: crash at mutating call \(index) (\(call))\n"
-            _ = line.withCString { write(2, $0, strlen($0)) }
+            say("crash at mutating call \(index) (\(call))")
             _exit(crashStatus)
+        }
+
+        /// One line on stderr, written whole (one `write`), whichever thread says it.
+        private static func say(_ text: String) {
+            let line = "photofiler: fault injection: \(text)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
         }
     }
 #else

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoFilerFiling
 import PhotoFilerSystem
 import TestSupport
 import Testing
@@ -21,16 +22,24 @@ import Testing
 
     enum Moment: String, CaseIterable { case before, after }
 
-    /// One scenario: prepares a fresh library and source; `save` is the run that crashes.
+    /// One scenario: prepares a fresh library and sources; `save` is the run that crashes.
     struct Scenario {
         var folder: TemporaryFolder
         var library: BytePath
         var inbox: BytePath
-        var source: BytePath
-        var saveArguments: [String]
+        var sources: [BytePath]
+        /// `save`'s options before the sources (`--album`, `--move` …).
+        var saveOptions: [String]
         var originals: Set<String>
         var album: String
         var cleanup: () -> Void = {}
+
+        /// The `save` of the sources still in their inbox, or nil when none is.
+        func saveArguments() throws -> [BytePath]? {
+            let left = try sources.filter { try Sys.statusIfExists($0) != nil }
+            guard !left.isEmpty else { return nil }
+            return (["save", "--library", library.display] + saveOptions).map { BytePath($0) } + left
+        }
     }
 
     // MARK: Scenarios
@@ -42,11 +51,25 @@ import Testing
         let bytes = Pictures.unique(1)
         let source = inbox.appending("IMG_20231201_123456.jpg")
         try writeFile(source, bytes)
-        let library = folder.file("library")
         return Scenario(
-            folder: folder, library: library, inbox: inbox, source: source,
-            saveArguments: ["save", "--library", library.display, "--album", "QQ", "--move", source.display],
-            originals: [Pictures.hash(bytes)], album: "QQ")
+            folder: folder, library: folder.file("library"), inbox: inbox, sources: [source],
+            saveOptions: ["--album", "QQ", "--move"], originals: [Pictures.hash(bytes)], album: "QQ")
+    }
+
+    /// A group large enough to be made durable by one `syncfs` (`GroupDurability.wholeFileSystem`).
+    static func groupScenario() throws -> Scenario {
+        var scenario = try moveScenario()
+        let count = GroupDurability.syncfsGroupSize
+        scenario.sources = []
+        scenario.originals = []
+        for n in 0..<count {
+            let bytes = Pictures.unique(100 + n)
+            let source = scenario.inbox.appending("IMG_20231201_1234\(10 + n).jpg")
+            try writeFile(source, bytes)
+            scenario.sources.append(source)
+            scenario.originals.insert(Pictures.hash(bytes))
+        }
+        return scenario
     }
 
     /// The content is already an asset in album A; the crashing run files a
@@ -54,13 +77,11 @@ import Testing
     static func duplicateScenario() throws -> Scenario {
         var scenario = try moveScenario()
         let first = scenario.folder.file("first.jpg")
-        try copyFile(scenario.source, to: first)
+        try copyFile(scenario.sources[0], to: first)
         let saved = try Binary.run(
             "save", "--library", scenario.library.display, "--album", "A", first.display)
         #expect(saved.status == 0, "\(saved.stderr)")
-        scenario.saveArguments = [
-            "save", "--library", scenario.library.display, "--album", "B", "--move", scenario.source.display,
-        ]
+        scenario.saveOptions = ["--album", "B", "--move"]
         scenario.album = "B"
         return scenario
     }
@@ -72,14 +93,11 @@ import Testing
         if Machine.mountTmpfs(mount, size: "8m") != nil { return nil }
         let inbox = mount.appending("inbox")
         try Sys.makeDirectories(inbox)
-        let source = inbox.appending(scenario.source.lastComponent)
-        try copyFile(scenario.source, to: source)
-        try Sys.unlink(scenario.source)
+        let source = inbox.appending(scenario.sources[0].lastComponent)
+        try copyFile(scenario.sources[0], to: source)
+        try Sys.unlink(scenario.sources[0])
         scenario.inbox = inbox
-        scenario.source = source
-        scenario.saveArguments = [
-            "save", "--library", scenario.library.display, "--album", "QQ", "--move", source.display,
-        ]
+        scenario.sources = [source]
         scenario.cleanup = { Machine.unmount(mount) }
         return scenario
     }
@@ -95,9 +113,15 @@ import Testing
     @Test func moveOneFileWithSymbolicLinks() throws {
         try crashAtEveryStep(recovery: .repair) { () throws -> Scenario in
             var scenario = try Self.moveScenario()
-            scenario.saveArguments.insert(contentsOf: ["--link", "symbolic"], at: 1)
+            scenario.saveOptions.insert(contentsOf: ["--link", "symbolic"], at: 0)
             return scenario
         }
+    }
+
+    /// A group made durable by one `syncfs` and one commit, as the daemon files a
+    /// burst; recovered by the daemon's start-up, as the daemon's own groups are.
+    @Test func moveAGroup() throws {
+        try crashAtEveryStep(recovery: .daemonRestart, make: Self.groupScenario)
     }
 
     @Test func duplicateIntoASecondAlbum() throws {
@@ -122,7 +146,7 @@ import Testing
                 let scenario = try make()
                 defer { scenario.cleanup() }
                 let run = try Binary.run(
-                    scenario.saveArguments.map { BytePath($0) },
+                    try #require(try scenario.saveArguments()),
                     environment: ["PHOTOFILER_CRASH_AT": "\(moment.rawValue):\(k)"])
                 if run.status != CrashPoints.crashStatus {
                     #expect(run.status == 0, "run \(moment):\(k) failed: \(run.stderr)")
@@ -140,26 +164,29 @@ import Testing
                 }
 
                 try recover(scenario.library, recovery, context: context)
-                if (try? Sys.statusIfExists(scenario.source)) ?? nil != nil {
-                    let again = try Binary.run(scenario.saveArguments.map { BytePath($0) })
+                if let saveAgain = try scenario.saveArguments() {
+                    let again = try Binary.run(saveAgain)
                     #expect(again.status == 0, "after \(context), the save again failed: \(again.stderr)")
                 }
-                #expect(
-                    (try? Sys.statusIfExists(scenario.source)) ?? nil == nil, "after \(context): source left")
+                #expect(try scenario.saveArguments() == nil, "after \(context): a source left")
 
                 let report = try Invariants(
                     library: scenario.library, inboxes: [scenario.inbox], originals: scenario.originals
                 ).check()
                 filesChecked += report.filesChecked
                 #expect(report.isClean, "after \(context): \(report)")
-                #expect(report.rollFiles == 1, "after \(context): \(report)")
+                #expect(report.rollFiles == scenario.sources.count, "after \(context): \(report)")
                 let entries =
                     (try? Sys.listDirectory(scenario.library.appending("Albums/\(scenario.album)"))) ?? []
-                #expect(entries.count == 1, "after \(context): \(entries.count) entries in \(scenario.album)")
+                #expect(
+                    entries.count == scenario.sources.count,
+                    "after \(context): \(entries.count) entries in \(scenario.album)")
                 k += 1
             }
         }
         #expect(crashPoints[.before] ?? 0 > 5 && crashPoints[.after] ?? 0 > 5)
+        // A crash after a call that failed is a crash point too: both walks cover every call.
+        #expect(crashPoints[.after] == crashPoints[.before], "\(crashPoints)")
         print(
             "CrashTests(\(recovery)): \(crashPoints[.before] ?? 0) crash points before, \(crashPoints[.after] ?? 0) after; \(filesChecked) files checked"
         )
