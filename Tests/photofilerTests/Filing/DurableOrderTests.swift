@@ -53,9 +53,11 @@ import Testing
         let lastLink = try #require(calls.lastIndex { $0.name == "linkat" && $0.starts }, "\(context)")
         #expect(lastLink < commit, "the links before the commit: \(context)")
 
-        // Every sync started after the last link (the entries') has returned before the commit starts.
+        // The entries' syncs, started between the last link and the commit, have returned
+        // before the commit starts.
         let syncs = calls.indices.filter {
-            $0 > lastLink && calls[$0].starts && ["syncfs", "fsync", "fdatasync"].contains(calls[$0].name)
+            (lastLink..<commit).contains($0) && calls[$0].starts
+                && ["syncfs", "fsync", "fdatasync"].contains(calls[$0].name)
         }
         #expect(!syncs.isEmpty, "the entries are synced: \(context)")
         if files >= GroupDurability.syncfsGroupSize {
