@@ -17,6 +17,7 @@ struct Options {
     var smoke = false
     /// Rounds of the burst: the floor and photofiler's bursts with and without
     /// thumbnails, back to back; the ratios are the rounds' medians, the worst shown.
+    /// With `--pairs`, the number of pairs.
     var rounds = 3
     /// A large library kept between runs (a million assets take minutes to make):
     /// made there when missing, reused when present.
@@ -25,11 +26,13 @@ struct Options {
     var largeOnly = false
     /// Only make the large library there (for the gallery's browser timings) and stop.
     var makeLibrary: String?
+    /// Only the burst, of `photofiler` and of this other build in `rounds` interleaved pairs.
+    var pairsAgainst: String?
 
     static let usage = """
         usage: photofiler-bench [--smoke] [--files N] [--drops N] [--idle SECONDS] [--assets N]
                                 [--rounds N] [--out DIR] [--photofiler PATH] [--cache DIR] [--keep-work]
-                                [--large-library DIR] [--large-only]
+                                [--large-library DIR] [--large-only] [--pairs OTHER-PHOTOFILER]
                photofiler-bench --make-library DIR [--assets N]
         """
 
@@ -67,6 +70,7 @@ struct Options {
             case "--large-library": options.largeLibrary = try value(argument)
             case "--large-only": options.largeOnly = true
             case "--make-library": options.makeLibrary = try value(argument)
+            case "--pairs": options.pairsAgainst = try value(argument)
             case "-h", "--help":
                 say(usage)
                 exit(0)
@@ -120,6 +124,11 @@ func main() throws {
     let workload = try Workload.make(count: total, cacheRoot: cache)
     let burst = workload.pictures[0..<options.files]
     let drops = workload.pictures[options.files..<total]
+    if let other = options.pairsAgainst {
+        try PairedBursts.run(
+            pairs: options.rounds, a: photofiler, b: other, work: work, workload: workload, burst: burst)
+        return
+    }
 
     // 1. The floor, without and with fsync.
     func floor(_ durable: Bool) throws -> Double {

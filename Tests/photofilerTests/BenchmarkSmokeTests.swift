@@ -50,4 +50,28 @@ import Testing
         let svg = String(decoding: try readFile(output.appending("latency.svg")), as: UTF8.self)
         #expect(svg.hasPrefix("<svg") && svg.contains("<rect"))
     }
+
+    /// `--pairs`: two builds' bursts interleaved (here the same build twice), each pair
+    /// and the medians printed.
+    @Test(.timeLimit(.minutes(3))) func pairsRunBothBuildsInTurnAndPrintTheMedians() throws {
+        let folder = try TemporaryFolder()
+        let bench = Process()
+        bench.executableURL = URL(fileURLWithPath: Self.benchPath.display)
+        bench.arguments = [
+            "--files", "20", "--drops", "1", "--rounds", "2", "--cache", folder.file("cache").display,
+            "--photofiler", Binary.path.display, "--pairs", Binary.path.display,
+        ]
+        let log = folder.file("bench.log")
+        try writeFile(log, [])
+        bench.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.display))
+        bench.standardError = bench.standardOutput
+        try bench.run()
+        bench.waitUntilExit()
+        let said = String(decoding: (try? readFile(log)) ?? [], as: UTF8.self)
+        #expect(bench.terminationStatus == 0, "\(said)")
+        let pairs = said.split(separator: "\n").filter { $0.contains("pair ") && $0.contains(" files/s") }
+        #expect(pairs.count == 2, "\(said)")
+        #expect(pairs.allSatisfy { $0.contains(": A ") && $0.contains(", B ") }, "\(said)")
+        #expect(said.contains("medians: A ") && said.contains("of 2 pairs"), "\(said)")
+    }
 }
