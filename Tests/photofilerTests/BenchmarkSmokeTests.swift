@@ -10,22 +10,30 @@ import Testing
     /// `photofiler-bench`, built next to `photofiler` by `swift build --build-tests`.
     static var benchPath: BytePath { Binary.path.parent.appending("photofiler-bench") }
 
-    @Test(.timeLimit(.minutes(3))) func smokeRunWritesTheTableAndTheHistogram() throws {
-        let folder = try TemporaryFolder()
-        let output = folder.file("results")
+    /// Runs the bench with `arguments`, its output in a log in `folder`: its exit
+    /// status and what it said.
+    static func runBench(_ arguments: [String], in folder: TemporaryFolder) throws -> (
+        status: Int32, said: String
+    ) {
         let bench = Process()
-        bench.executableURL = URL(fileURLWithPath: Self.benchPath.display)
-        bench.arguments = [
-            "--smoke", "--rounds", "2", "--out", output.display, "--photofiler", Binary.path.display,
-        ]
+        bench.executableURL = URL(fileURLWithPath: benchPath.display)
+        bench.arguments = arguments
         let log = folder.file("bench.log")
         try writeFile(log, [])
         bench.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.display))
         bench.standardError = bench.standardOutput
         try bench.run()
         bench.waitUntilExit()
-        let said = String(decoding: (try? readFile(log)) ?? [], as: UTF8.self)
-        #expect(bench.terminationStatus == 0, "\(said)")
+        return (bench.terminationStatus, String(decoding: (try? readFile(log)) ?? [], as: UTF8.self))
+    }
+
+    @Test(.timeLimit(.minutes(3))) func smokeRunWritesTheTableAndTheHistogram() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.file("results")
+        let (status, said) = try Self.runBench(
+            ["--smoke", "--rounds", "2", "--out", output.display, "--photofiler", Binary.path.display],
+            in: folder)
+        #expect(status == 0, "\(said)")
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(readFile(output.appending("latest.json"))))
                 as? [String: Any])
@@ -55,20 +63,12 @@ import Testing
     /// and the medians printed.
     @Test(.timeLimit(.minutes(3))) func pairsRunBothBuildsInTurnAndPrintTheMedians() throws {
         let folder = try TemporaryFolder()
-        let bench = Process()
-        bench.executableURL = URL(fileURLWithPath: Self.benchPath.display)
-        bench.arguments = [
-            "--files", "20", "--drops", "1", "--rounds", "2", "--cache", folder.file("cache").display,
-            "--photofiler", Binary.path.display, "--pairs", Binary.path.display,
-        ]
-        let log = folder.file("bench.log")
-        try writeFile(log, [])
-        bench.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.display))
-        bench.standardError = bench.standardOutput
-        try bench.run()
-        bench.waitUntilExit()
-        let said = String(decoding: (try? readFile(log)) ?? [], as: UTF8.self)
-        #expect(bench.terminationStatus == 0, "\(said)")
+        let (status, said) = try Self.runBench(
+            [
+                "--files", "20", "--drops", "1", "--rounds", "2", "--cache", folder.file("cache").display,
+                "--photofiler", Binary.path.display, "--pairs", Binary.path.display,
+            ], in: folder)
+        #expect(status == 0, "\(said)")
         let pairs = said.split(separator: "\n").filter { $0.contains("pair ") && $0.contains(" files/s") }
         #expect(pairs.count == 2, "\(said)")
         #expect(pairs.allSatisfy { $0.contains(": A ") && $0.contains(", B ") }, "\(said)")
