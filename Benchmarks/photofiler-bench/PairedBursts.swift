@@ -19,23 +19,28 @@ enum PairedBursts {
         pairs: Int, a: String, b: String, work: String, workload: Workload, burst: ArraySlice<Picture>
     ) throws {
         say("  pairs: A = \(a), B = \(b), thumbnails off")
+        func burstOf(_ path: String, _ folder: String) throws -> Burst {
+            let run = WatcherRun(
+                kind: .photofiler, work: folder, workload: workload, burst: burst, drops: [],
+                photofiler: path, idleSeconds: 0, thumbnails: false, burstOnly: true)
+            let result = try run.run()
+            removeTree(folder)
+            return Burst(
+                filesPerSecond: result.filesPerSecond, daemonCPUPerFile: result.daemonCPUPerFile ?? .nan,
+                helperCPUPerFile: result.helperCPUPerFile ?? .nan)
+        }
         var results: [(a: Burst, b: Burst)] = []
         for pair in 1...pairs {
             // Each build goes first in every other pair: neither always gets the warmer minute.
-            let order = pair % 2 == 1 ? [("A", a), ("B", b)] : [("B", b), ("A", a)]
-            var bursts: [String: Burst] = [:]
-            for (label, path) in order {
-                let folder = "\(work)/pair-\(pair)-\(label)"
-                let run = WatcherRun(
-                    kind: .photofiler, work: folder, workload: workload, burst: burst, drops: [],
-                    photofiler: path, idleSeconds: 0, thumbnails: false, burstOnly: true)
-                let result = try run.run()
-                removeTree(folder)
-                bursts[label] = Burst(
-                    filesPerSecond: result.filesPerSecond, daemonCPUPerFile: result.daemonCPUPerFile ?? .nan,
-                    helperCPUPerFile: result.helperCPUPerFile ?? .nan)
+            let first: Burst
+            let second: Burst
+            if pair % 2 == 1 {
+                first = try burstOf(a, "\(work)/pair-\(pair)-A")
+                second = try burstOf(b, "\(work)/pair-\(pair)-B")
+            } else {
+                second = try burstOf(b, "\(work)/pair-\(pair)-B")
+                first = try burstOf(a, "\(work)/pair-\(pair)-A")
             }
-            let (first, second) = (bursts["A"]!, bursts["B"]!)
             results.append((first, second))
             say(
                 String(

@@ -104,6 +104,10 @@ func main() throws {
         throw BenchFailure(
             "'\(photofiler)' is not there; build it first (make bench does) or pass --photofiler PATH")
     }
+    if let other = options.pairsAgainst, !FileManager.default.isExecutableFile(atPath: other) {
+        throw BenchFailure(
+            "'\(other)' (--pairs) is not an executable photofiler; build it first or fix the path")
+    }
     let machine = Machine.current()
     say("photofiler-bench: \(options.files) files, \(options.drops) drops, \(options.assets) assets")
     say("  machine: \(machine.cpus) CPUs, \(machine.cpuModel), \(machine.kernel)")

@@ -17,38 +17,37 @@
     package enum FaultInjection {
         package enum Moment: Sendable { case before, after }
 
-        private static let plan: (moment: Moment, index: Int)? = {
+        /// What `PHOTOFILER_CRASH_AT` asks for, read once.
+        private enum Plan {
+            case crash(Moment, at: Int)
+            case count
+            case trace
+        }
+
+        private static let plan: Plan? = {
             guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return nil }
             let text = String(cString: raw)
             if text == "count" {
                 // A calibration run: crash nowhere, say at exit how many calls there were
                 // (`exit` runs this; `Sys.exitNow` calls `reportCount` itself).
                 atexit { FaultInjection.reportCount() }
-                return (.before, Int.max)
+                return .count
             }
-            if text == "trace" { return (.before, Int.max) }
+            if text == "trace" { return .trace }
             let parts = text.split(separator: ":")
             guard parts.count == 2, let index = Int(parts[1]), index > 0 else { return nil }
             switch parts[0] {
-            case "before": return (.before, index)
-            case "after": return (.after, index)
+            case "before": return .crash(.before, at: index)
+            case "after": return .crash(.after, at: index)
             default: return nil
             }
         }()
 
         private static let counter = Atomic<Int>(0)
 
-        /// `PHOTOFILER_CRASH_AT=trace`: each call is told as it starts and as it returns.
-        private static let tracing: Bool = {
-            guard let raw = getenv("PHOTOFILER_CRASH_AT") else { return false }
-            return String(cString: raw) == "trace"
-        }()
-
         /// In a `count` run, prints how many mutating calls there were (once).
         package static func reportCount() {
-            guard let plan, plan.index == Int.max, !reported.exchange(true, ordering: .relaxed) else {
-                return
-            }
+            guard case .count = plan, !reported.exchange(true, ordering: .relaxed) else { return }
             say("\(counter.load(ordering: .relaxed)) mutating calls")
         }
 
@@ -64,14 +63,14 @@
         {
             guard let plan else { return try body() }
             let index = counter.add(1, ordering: .relaxed).newValue
-            if plan.index == index, plan.moment == .before { crash(call, index) }
-            if tracing { say("call \(index) starts (\(call))") }
-            defer { if tracing { say("call \(index) returned (\(call))") } }
+            if case .crash(.before, index) = plan { crash(call, index) }
+            if case .trace = plan { say("call \(index) starts (\(call))") }
+            defer { if case .trace = plan { say("call \(index) returned (\(call))") } }
             // After a call that failed too: a failure is a step of its own (a link into a
             // folder not made yet, then the folder, then the link again), and a run must
             // not end at the first one as if the work were done.
             let result = Result { () throws(E) in try body() }
-            if plan.index == index, plan.moment == .after { crash(call, index) }
+            if case .crash(.after, index) = plan { crash(call, index) }
             return try result.get()
         }
 
