@@ -28,7 +28,7 @@ extension Catalog {
         try connection.queryFirst("SELECT coalesce(max(seq), 0) FROM asset_changes") { $0.int64(0) } ?? 0
     }
 
-    /// The oldest change still logged (the log keeps the newest 4,096), nil when there is none.
+    /// The oldest change still logged (the log keeps at least the newest 4,096), nil when there is none.
     public func oldestChange() throws(CatalogError) -> Int64? {
         try connection.queryFirst("SELECT min(seq) FROM asset_changes") { $0.optionalInt64(0) } ?? nil
     }

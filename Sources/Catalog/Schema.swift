@@ -22,6 +22,7 @@ package enum Schema {
         Migration(version: 7, script: deletedRollPaths),
         Migration(version: 8, script: symbolicEntries),
         Migration(version: 9, script: refusedSources),
+        Migration(version: 10, script: lighterChangeLog),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.
@@ -164,7 +165,9 @@ package enum Schema {
     /// are kept; a reader that fell further behind reloads. `share_tokens` holds
     /// `share` links by the SHA-256 of their token, never the token itself.
     /// Version 6 rebuilds `asset_changes` with a cheaper check (`Schema+ChangeLog`);
-    /// the triggers are `changeLogTriggers`, shared with that rebuild.
+    /// the triggers are `changeLogTriggers`, shared with that rebuild. Version 10
+    /// trims the log every 64th row and logs no membership its asset's `filed`
+    /// row already tells (`Schema+LighterChangeLog`).
     package static let galleryVersion =
         """
         CREATE TABLE asset_changes (

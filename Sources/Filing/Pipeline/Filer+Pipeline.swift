@@ -388,6 +388,8 @@ extension Filer {
             break
         }
         item.asset = asset
+        // A new asset's entries begin when it was added: the change log's `filed` row
+        // then tells them too (`Schema.lighterChangeLog`); any other begins now, logged.
         let at = item.plan == .new ? asset.addedAt : now()
         for entry in item.entries {
             if let still = entry.still {

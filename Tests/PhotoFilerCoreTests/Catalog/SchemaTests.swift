@@ -184,6 +184,37 @@ import Testing
         #expect(try stored() == [odd: 3], "a name that is not UTF-8 is kept byte for byte")
     }
 
+    /// Version 10 changes two triggers only: the rows and the sequence of a file
+    /// that logged a membership beside its asset stay, and the next filing logs one row.
+    @Test func theChangeLogLogsAFilingOnceFromVersionTen() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try catalogFile(at: path, version: 9)
+            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1, addedAt: 5), id: nil))
+            try connection.execute(
+                "INSERT INTO albums (name, folder, created_at) VALUES ('QQ', CAST('QQ' AS BLOB), 0)")
+            try connection.execute(
+                """
+                INSERT INTO memberships (asset_id, album_id, entry_name, added_at, asset_added_at)
+                VALUES (1, 1, CAST('IMG_1.jpg' AS BLOB), 5, 5)
+                """)
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try userVersion(path) == Catalog.schemaVersion)
+        #expect(try catalog.changes(after: 0, limit: 10).map(\.kind) == [.filed, .changed])
+        let id = try catalog.write { () throws(CatalogError) in
+            let id = try catalog.insertAsset(sampleAsset(2, addedAt: 6))
+            try catalog.addMembership(asset: id, album: 1, entryName: "IMG_2.jpg", at: 6)
+            return id
+        }
+        #expect(try catalog.changes(after: 2, limit: 10) == [.init(sequence: 3, asset: id, kind: .filed)])
+        let triggers = try catalog.connection.query(
+            "SELECT sql FROM sqlite_master WHERE name IN ('asset_changes_bounded', 'membership_started')"
+        ) { $0.text(0) }
+        #expect(triggers.count == 2 && triggers.allSatisfy { $0.contains(" WHEN ") }, "\(triggers)")
+    }
+
     @Test func refusesANewerSchemaWithoutTouchingIt() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("catalog.sqlite")

@@ -32,17 +32,21 @@ import Testing
         let last = try #require(Self.lastID(stream!.received), "a stream opens with the newest id")
         stream = nil  // the browser loses its connection
 
-        // Saved while it is away; another client proves the server has read the changes.
+        // Saved and made a favorite while it is away; another client proves the server has read the changes.
         let watcher = try Self.opened(server)
         let file = try library.input(bytes: Pictures.uniqueJPEG(40, tag: "replay"), name: "away.jpg")
         let id = try #require(try library.save([file], album: "Trip").first)
+        #expect(try library.run("favorite", String(id)).status == 0)
         #expect(try watcher.wait(timeout: 5) { $0.contains("event: changed\ndata: {\"id\": \(id)}") })
         let newest = try #require(Self.lastID(watcher.received))
 
         let back = try Self.opened(server, lastEventID: String(last))
         let replayed = back.received
         #expect(replayed.contains("event: filed\ndata: {\"id\": \(id)}"), "\(replayed)")
-        #expect(replayed.contains("event: changed\ndata: {\"id\": \(id)}"))
+        #expect(replayed.contains("event: changed\ndata: {\"id\": \(id)}"), "the favorite")
+        #expect(
+            replayed.components(separatedBy: "event: changed").count == 2,
+            "filing into Trip was no change of its own")
         #expect(!replayed.contains("event: reset"))
         // Only what came after its last id, in order: the library's first assets are not sent again.
         let ids = Self.ids(replayed)
