@@ -41,7 +41,7 @@ public struct ContentHasher: ~Copyable {
             EVP_DigestFinal_ex(context, $0.baseAddress, &length)
         }
         guard status == 1 else { fatalError("libcrypto: EVP_DigestFinal_ex failed") }
-        return Self.hex(digest.prefix(Int(length)))
+        return LowercaseHex.encode(digest.prefix(Int(length)))
     }
 
     /// SHA-256 of a whole buffer, for small inputs and tests.
@@ -56,16 +56,5 @@ public struct ContentHasher: ~Copyable {
     /// filing reuses one `ContentCopier` and its buffer.
     public static func hash(_ fd: FileDescriptor) throws(SystemError) -> String {
         try ContentCopier(bufferSize: 1 << 20).hash(fd, path: "").hash
-    }
-
-    private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

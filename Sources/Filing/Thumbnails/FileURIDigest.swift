@@ -14,9 +14,6 @@ enum FileURIDigest {
         }
         // Fails only when libcrypto itself is broken: nothing sensible can go on.
         guard status == 1 else { fatalError("libcrypto: EVP_Digest(MD5) failed") }
-        return digest.prefix(Int(length)).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        return LowercaseHex.encode(digest.prefix(Int(length)))
     }
 }
