@@ -81,7 +81,16 @@ extension Daemon {
                 watchTheWaysToInboxes()
             case .watchParent(let root):
                 do {
-                    try watcher.watchFolderOnly(nearestExistingFolder(above: root))
+                    // A folder made on the way between the look and the watch makes no
+                    // event for it (`mkdir -p` racing this): looked for again once the
+                    // watch is there, and watched in turn, until nothing deeper is there.
+                    var folder = nearestExistingFolder(above: root)
+                    while true {
+                        try watcher.watchFolderOnly(folder)
+                        let deeper = nearestExistingFolder(above: root)
+                        guard deeper != folder, deeper.isWithin(folder) else { break }
+                        folder = deeper
+                    }
                 } catch {
                     log.warning(
                         "'\(root.display)' is missing and its parent cannot be watched (\(error)); it is looked for again at the next rescan."
