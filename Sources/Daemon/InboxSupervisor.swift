@@ -127,7 +127,12 @@ package struct InboxSupervisor {
             failing.removeValue(forKey: root)
             let line =
                 "The inbox '\(root.display)' is not there; it is watched as soon as it is (make the folder, mount the disk it is on, or fix its path in the config file)."
-            return [.watchParent(root), .recordError(line), .log(.warning, line)]
+            // Made between the failed watch and the parent's (a disk mounted and the
+            // folder made on it at once): no event will say so, so look once more.
+            return [
+                .watchParent(root), .recordError(line), .log(.warning, line),
+                .watchIfPresent(root, then: "The inbox '\(root.display)' is there now; watching it."),
+            ]
         case .failed(let error):
             missing.remove(root)
             let said = failing.updateValue("\(error)", forKey: root)

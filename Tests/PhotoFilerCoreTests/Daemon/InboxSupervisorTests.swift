@@ -134,6 +134,11 @@ import Testing
         #expect(supervisor.states(waiting: []).map(\.state) == [.watching, .error])
         let missing = supervisor.handle(.watched(Self.weibo, .missing))
         #expect(missing.first == .watchParent(Self.weibo))
+        // Made between the failed watch and the parent's: looked for once more, after it.
+        #expect(
+            missing.last
+                == .watchIfPresent(
+                    Self.weibo, then: "The inbox '\(Self.weibo.display)' is there now; watching it."))
         #expect(
             missing.contains {
                 if case .log(.warning, let line) = $0 {
