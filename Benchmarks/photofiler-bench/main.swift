@@ -92,6 +92,14 @@ func ownFolder() -> String {
     return (path as NSString).deletingLastPathComponent
 }
 
+/// Whether `path` is a file this process may run: `isExecutableFile` alone also
+/// says yes to a folder (its search permission), which then fails to start.
+func isProgram(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+        && FileManager.default.isExecutableFile(atPath: path)
+}
+
 func main() throws {
     let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
     if let root = options.makeLibrary {
@@ -100,11 +108,11 @@ func main() throws {
     }
     let build = ownFolder()
     let photofiler = options.photofiler ?? "\(build)/photofiler"
-    guard FileManager.default.isExecutableFile(atPath: photofiler) else {
+    guard isProgram(photofiler) else {
         throw BenchFailure(
             "'\(photofiler)' is not there; build it first (make bench does) or pass --photofiler PATH")
     }
-    if let other = options.pairsAgainst, !FileManager.default.isExecutableFile(atPath: other) {
+    if let other = options.pairsAgainst, !isProgram(other) {
         throw BenchFailure(
             "'\(other)' (--pairs) is not an executable photofiler; build it first or fix the path")
     }

@@ -73,5 +73,12 @@ import Testing
         #expect(pairs.count == 2, "\(said)")
         #expect(pairs.allSatisfy { $0.contains(": A ") && $0.contains(", B ") }, "\(said)")
         #expect(said.contains("medians: A ") && said.contains("of 2 pairs"), "\(said)")
+
+        // A folder is no build: one sentence naming it, before any burst.
+        let (refused, sentence) = try Self.runBench(
+            ["--photofiler", Binary.path.display, "--pairs", folder.path.display], in: folder)
+        #expect(
+            refused != 0
+                && sentence.contains("'\(folder.path.display)' (--pairs) is not an executable photofiler"))
     }
 }
