@@ -392,7 +392,9 @@ extension Filer {
         // then tells them too (`Schema.lighterChangeLog`); any other begins now, logged.
         let at = item.plan == .new ? asset.addedAt : now()
         for entry in item.entries {
-            if let still = entry.still {
+            if let still = entry.still, item.plan == .new {
+                try catalog.addMembership(ofNew: asset, album: entry.album.id, entryName: still, at: at)
+            } else if let still = entry.still {
                 try catalog.addMembership(asset: asset.id, album: entry.album.id, entryName: still, at: at)
             }
             if let video = entry.video {

@@ -56,6 +56,33 @@ import Testing
         #expect(try catalog.albumNames(ofAsset: asset) == ["QQ", "Weibo"])
     }
 
+    /// The filer's membership of an asset it just inserted takes the sort keys it
+    /// holds; the row is the one the look-up would have written.
+    @Test func aNewAssetsMembershipHasTheSortKeysALookUpWouldGive() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try folder.catalog()
+        var given = sampleAsset(1, addedAt: 1_700_000_123.5, createdAt: 1_600_000_077)
+        given.id = try catalog.insertAsset(given)
+        let lookedUp = try catalog.insertAsset(
+            sampleAsset(2, addedAt: 1_700_000_123.5, createdAt: 1_600_000_077))
+        let qq = try catalog.createAlbum(name: "QQ", folderName: "QQ", at: 0)
+        try catalog.addMembership(ofNew: given, album: qq.id, entryName: "a.jpg", at: 100)
+        try catalog.addMembership(asset: lookedUp, album: qq.id, entryName: "b.jpg", at: 100)
+
+        func sortKeys(_ id: AssetID) throws -> [Double] {
+            try #require(
+                try catalog.connection.queryFirst(
+                    "SELECT asset_added_at, asset_created_at FROM memberships WHERE asset_id = ?",
+                    [.integer(id)]
+                ) { [$0.double(0), $0.double(1)] })
+        }
+        #expect(try sortKeys(given.id) == [1_700_000_123.5, 1_600_000_077])
+        #expect(try sortKeys(given.id) == sortKeys(lookedUp))
+        #expect(
+            try catalog.membership(asset: given.id, album: qq.id)
+                == MembershipRecord(assetID: given.id, albumID: qq.id, entryName: "a.jpg", addedAt: 100))
+    }
+
     @Test func membershipsOfAMissingAssetAreRefused() throws {
         let folder = try TemporaryFolder()
         let catalog = try folder.catalog()
