@@ -42,15 +42,16 @@ extension Catalog {
     }
 
     /// `addMembership(asset:album:entryName:at:)` for an asset inserted in this
-    /// transaction, whose sort keys the caller holds: written as given, not read
-    /// back (two look-ups of the row just inserted, a fifth of the statement's cost).
-    public func addMembership(ofNew asset: AssetRecord, album: AlbumID, entryName: BytePath, at time: Double)
+    /// transaction: the membership begins when the asset was added (so the change
+    /// log's `filed` row tells it, `Schema.lighterChangeLog`), and the asset's sort
+    /// keys are the ones the caller holds, not two look-ups of the row just inserted.
+    public func addMembership(ofNew asset: AssetRecord, album: AlbumID, entryName: BytePath)
         throws(CatalogError)
     {
         try update(
             Self.upsertNewAssetMembership,
             [
-                .integer(asset.id), .integer(album), .path(entryName), .real(time), .real(asset.addedAt),
+                .integer(asset.id), .integer(album), .path(entryName), .real(asset.addedAt),
                 .integer(asset.created.secondsSinceEpoch),
             ])
     }
@@ -58,7 +59,7 @@ extension Catalog {
     private static let upsertMembershipLookingUpKeys = upsertMembership(
         sortKeys: "(SELECT added_at FROM assets WHERE id = ?1), (SELECT created_at FROM assets WHERE id = ?1)"
     )
-    private static let upsertNewAssetMembership = upsertMembership(sortKeys: "?5, ?6")
+    private static let upsertNewAssetMembership = upsertMembership(sortKeys: "?4, ?5")
 
     /// The one statement of both: `?1` to `?4` are the asset, the album, the
     /// entry name and the time; `sortKeys` gives `asset_added_at, asset_created_at`.

@@ -388,14 +388,15 @@ extension Filer {
             break
         }
         item.asset = asset
-        // A new asset's entries begin when it was added: the change log's `filed` row
-        // then tells them too (`Schema.lighterChangeLog`); any other begins now, logged.
-        let at = item.plan == .new ? asset.addedAt : now()
+        let at = now()
         for entry in item.entries {
-            if let still = entry.still, item.plan == .new {
-                try catalog.addMembership(ofNew: asset, album: entry.album.id, entryName: still, at: at)
-            } else if let still = entry.still {
-                try catalog.addMembership(asset: asset.id, album: entry.album.id, entryName: still, at: at)
+            if let still = entry.still {
+                if item.plan == .new {
+                    try catalog.addMembership(ofNew: asset, album: entry.album.id, entryName: still)
+                } else {
+                    try catalog.addMembership(
+                        asset: asset.id, album: entry.album.id, entryName: still, at: at)
+                }
             }
             if let video = entry.video {
                 try catalog.setVideoEntry(video, asset: asset.id, album: entry.album.id)

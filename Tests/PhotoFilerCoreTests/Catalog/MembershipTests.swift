@@ -56,8 +56,8 @@ import Testing
         #expect(try catalog.albumNames(ofAsset: asset) == ["QQ", "Weibo"])
     }
 
-    /// The filer's membership of an asset it just inserted takes the sort keys it
-    /// holds; the row is the one the look-up would have written.
+    /// The filer's membership of an asset it just inserted begins when the asset was
+    /// added and takes the sort keys it holds: the row a look-up would have written.
     @Test func aNewAssetsMembershipHasTheSortKeysALookUpWouldGive() throws {
         let folder = try TemporaryFolder()
         let catalog = try folder.catalog()
@@ -66,8 +66,8 @@ import Testing
         let lookedUp = try catalog.insertAsset(
             sampleAsset(2, addedAt: 1_700_000_123.5, createdAt: 1_600_000_077))
         let qq = try catalog.createAlbum(name: "QQ", folderName: "QQ", at: 0)
-        try catalog.addMembership(ofNew: given, album: qq.id, entryName: "a.jpg", at: 100)
-        try catalog.addMembership(asset: lookedUp, album: qq.id, entryName: "b.jpg", at: 100)
+        try catalog.addMembership(ofNew: given, album: qq.id, entryName: "a.jpg")
+        try catalog.addMembership(asset: lookedUp, album: qq.id, entryName: "b.jpg", at: 1_700_000_123.5)
 
         func sortKeys(_ id: AssetID) throws -> [Double] {
             try #require(
@@ -80,7 +80,8 @@ import Testing
         #expect(try sortKeys(given.id) == sortKeys(lookedUp))
         #expect(
             try catalog.membership(asset: given.id, album: qq.id)
-                == MembershipRecord(assetID: given.id, albumID: qq.id, entryName: "a.jpg", addedAt: 100))
+                == MembershipRecord(
+                    assetID: given.id, albumID: qq.id, entryName: "a.jpg", addedAt: 1_700_000_123.5))
     }
 
     @Test func membershipsOfAMissingAssetAreRefused() throws {
