@@ -74,7 +74,7 @@ bench-deps: deps
 	fi
 
 # photofiler-helper-light and photofiler-helper are the sandboxed processes that
-# parse files (SPEC "Untrusted bytes"): the light one with libmagic and exiv2 only,
+# parse files (photofiler(1) "Untrusted bytes"): the light one with libmagic and exiv2 only,
 # the other with every decoder. photofiler finds them beside itself or in
 # ../libexec/photofiler/.
 release: deps

@@ -68,7 +68,7 @@ public final class Daemon: @unchecked Sendable {
     var inspector: FileInspector!
     /// Set by SIGTERM the moment it arrives (on `signalQueue`, while `queue` may be
     /// filing a group): the inspection in flight and the group's copies give up the
-    /// files they have not read to the end, so the stop comes within 5 s (SPEC).
+    /// files they have not read to the end, so the stop comes within 5 s (photofiler(1) "The daemon").
     let stopRequested = Atomic<Bool>(false)
     /// Where signals are received: not `queue`, which a group being filed keeps busy.
     let signalQueue = DispatchQueue(label: "photofiler.signals")

@@ -5,8 +5,8 @@ import PhotoFilerSystem
 /// The file a command writes with `-o` (`thumb`, `export --video`).
 extension PhotoLibrary {
     /// Opens `path` for writing, emptied, unless it is a file of the library or has
-    /// other names: SPEC "Nothing in the Roll or an album is ever overwritten", and a
-    /// roll file's bytes are its album entries' and its hard links' too. Nor is a copy
+    /// other names: nothing in the Roll or an album is ever overwritten (photofiler(1)
+    /// "Never lose, never duplicate"), and a roll file's bytes are its album entries' and its hard links' too. Nor is a copy
     /// of an asset written over (`thumb PHOTO -o PHOTO`, a file an inbox keeps): the
     /// picture would be gone from where it was, and a kept inbox would file the
     /// thumbnail as a new asset. Where the

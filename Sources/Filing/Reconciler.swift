@@ -16,7 +16,7 @@ public struct Reconciler {
     package var clock: () -> Int64 = FolderWalk.clock
     /// Asked before each roll file is adopted and between the reads of its hash: once
     /// it says so, the repair is given up whole (`FilingError.stopped`), so a daemon told
-    /// to stop while it adopts a lost catalog's large files stops within SPEC's 5 s.
+    /// to stop while it adopts a lost catalog's large files stops within 5 s.
     /// The whole repair, not the adoption loop alone: the removals after it may only
     /// run once every file without a row has been looked at (one may be a move).
     package var stop: () -> Bool = { false }

@@ -36,7 +36,8 @@ package struct ExifMetadata {
     /// What the XMP says of a motion photo's video, when it says anything.
     package var motionPhoto: MotionPhoto.Announcement?
 
-    /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
+    /// The capture date the tags give: EXIF `DateTimeOriginal` first, then XMP's
+    /// (photofiler(1) "Capture date").
     package func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
         if let text = dateTimeOriginal,
             let date = CaptureDates.fromExif(text, offset: offsetTimeOriginal, timeZone: timeZone)

@@ -4,7 +4,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSystem
 import Synchronization
 
-/// Reads media in sandboxed helper processes (SPEC "Untrusted bytes"): the only way
+/// Reads media in sandboxed helper processes (photofiler(1) "Untrusted bytes"): the only way
 /// the daemon, `save` and the reconcile learn what a file is.
 ///
 /// As many helpers as cores, started on the first request and ended after a

@@ -3,7 +3,7 @@ import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerSystem
 
-/// Who a request speaks for, once SPEC's safety rules have let it in.
+/// Who a request speaks for, once the gallery's safety rules have let it in.
 public enum AccessScope: Sendable, Equatable {
     /// The whole library (loopback without `--token`, or the gallery's token).
     case library
@@ -11,7 +11,7 @@ public enum AccessScope: Sendable, Equatable {
     case album(AlbumRecord, share: ShareRecord)
 }
 
-/// SPEC's safety rules for one listener: the Host check against DNS rebinding, the
+/// The safety rules of photofiler(1) serve for one listener: the Host check against DNS rebinding, the
 /// token (once as `?token=`, then a cookie, or the `X-PhotoFiler-Token` header),
 /// share tokens, and the write token.
 public struct AccessPolicy: Sendable {

@@ -4,8 +4,8 @@ import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerSystem
 
-/// `photofiler serve` (and the picker's private server): SPEC's pages and API
-/// over one library's catalog, behind SPEC's safety rules.
+/// `photofiler serve` (and the picker's private server): the pages and API of photofiler(1) serve
+/// over one library's catalog, behind its safety rules.
 ///
 /// `@unchecked Sendable`: the policy's port is written once after the listener
 /// binds, under `lock`; `timelines` is used only on the catalog's serial queue
@@ -88,7 +88,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         ("X-Frame-Options", "DENY"),
     ]
 
-    /// SPEC's checks in order: Host (403), body (413), token (401), write rights (403), then the route.
+    /// The checks in order: Host (403), body (413), token (401), write rights (403), then the route.
     private func admit(_ request: HTTPRequest) -> HTTPResponse {
         let policy = self.policy
         // Two Hosts could pass the check with one and reach a proxy with the other (RFC 9112: 400).

@@ -10,7 +10,7 @@ enum AlbumResolution {
     case invalid
 }
 
-/// A request parameter that is not one SPEC allows: 400 with this message.
+/// A request parameter that is not one the API allows: 400 with this message.
 struct BadParameter: Error {
     let message: String
 }
@@ -292,7 +292,7 @@ extension Gallery {
     /// wait on the catalog's one queue for every other request; `next` leads on.
     static let largestPage = 1000
 
-    /// `limit`: any whole number of 1 or more (SPEC bounds it not, nor does `list
+    /// `limit`: any whole number of 1 or more (the API bounds it not, nor does `list
     /// --limit`), 100 when absent; a page holds `largestPage` at most.
     static func pageSize(_ text: String?) throws -> Int {
         guard let text, !text.isEmpty else { return 100 }

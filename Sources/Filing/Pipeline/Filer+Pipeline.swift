@@ -4,7 +4,7 @@ import PhotoFilerSystem
 
 /// The one filing pipeline. A single file is a group of one; `save`, the daemon,
 /// `restore` and the content of a deleted asset coming back all take these steps,
-/// each done for the whole group before the next (SPEC "Never lose, never
+/// each done for the whole group before the next (photofiler(1) "Never lose, never duplicate"
 /// duplicate"):
 ///
 /// 1. inspect: each file is opened without following links, checked, read by a

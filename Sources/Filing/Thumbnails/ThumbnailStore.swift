@@ -4,7 +4,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
 
-/// The library's two thumbnail sizes (SPEC "Thumbnails and covers"), by longest edge.
+/// The library's two thumbnail sizes (photofiler(1) "Thumbnails"), by longest edge.
 public enum ThumbnailSize: Int, Sendable, CaseIterable {
     /// Grids: albums, lists, covers.
     case grid = 256

@@ -4,7 +4,7 @@ import PhotoFilerDaemon
 import PhotoFilerServer
 
 extension Arguments {
-    /// `--listen ADDR:PORT`, SPEC's default 127.0.0.1:8765 (with [::1]:8765 beside it).
+    /// `--listen ADDR:PORT`, by default 127.0.0.1:8765 (with [::1]:8765 beside it).
     mutating func listenAddress() throws(UsageError) -> ListenAddress {
         guard let text = try string("--listen") else { return .defaultGallery }
         do {

@@ -99,7 +99,7 @@ struct MediaReaderTests {
         #expect(try Corpus.read(iPhone, with: light) == (try Corpus.read(iPhone, with: full)))
     }
 
-    /// AVIF (SPEC "Content decides"), without EXIF as the web's are: the light reader
+    /// AVIF (photofiler(1) "Content decides"), without EXIF as the web's are: the light reader
     /// hands it on, and libheif gives its size.
     @Test func anAVIFIsAnImageOfItsSize() throws {
         let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
@@ -156,7 +156,7 @@ struct MediaReaderTests {
         #expect(failure("bad/y.jpg")?.description.contains("y.jpg") == true)
     }
 
-    /// SPEC "Thumbnails": a file that cannot be decoded is still filed. A PNG whose
+    /// photofiler(1) "Thumbnails": a file that cannot be decoded is still filed. A PNG whose
     /// chunk CRC is wrong is read as a PNG of unknown size (libvips refuses its header).
     @Test func aDamagedPNGIsReadAsAPictureOfUnknownSize() throws {
         let reader = try MediaReader(decoders: try LibraryDecoders())
@@ -227,7 +227,7 @@ struct MediaReaderTests {
         let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
         try bytes.write(to: URL(fileURLWithPath: whole.display))
         #expect(try Corpus.read(whole, with: reader).pixelWidth == 1800)
-        // Its still is whole whatever follows the still's end (SPEC "Complete files only").
+        // Its still is whole whatever follows the still's end (photofiler(1) "Complete files only").
         let cutVideo = folder.path.appending("cut-video.MP.jpg")
         try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cutVideo.display))
         #expect(try Corpus.read(cutVideo, with: reader).pixelWidth == 1800)

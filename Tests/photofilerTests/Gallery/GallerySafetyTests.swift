@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC's safety rules of `photofiler serve`: Host, tokens, writes, ids only, bounds, headers.
+/// The safety rules of `photofiler serve`: Host, tokens, writes, ids only, bounds, headers.
 @Suite struct GallerySafetyTests {
     @Test func everyResponseCarriesTheSecurityHeaders() throws {
         let library = try GalleryAPITests.library(count: 1)
