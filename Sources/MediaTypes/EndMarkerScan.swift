@@ -2,7 +2,7 @@ import Glibc
 import PhotoFilerSystem
 
 /// Finds where a JPEG's, PNG's or GIF's image ends while the filer hashes the file, so a
-/// file is read once and its end is found wherever it lies (photofiler(1) "Complete files only"
+/// file is read once and its end is found wherever it lies (photofiler(1) "Complete files
 /// only"): a trailer of any size after the end (Samsung's SEFT block, a motion
 /// photo's video, an app's appended data) is fine, and a file cut before its end
 /// is still caught.
