@@ -32,7 +32,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
 BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
 
-.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format clean
+.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format lint clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -85,7 +85,7 @@ release: deps
 run: release
 	examples/run.sh
 
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	# CatalogBenchmark is a timing, not a test: PHOTOFILER_BENCHMARK=1 swift test --filter CatalogBenchmark.
 	$(SWIFT) test --skip-build --skip SystemFaultTests --skip CatalogBenchmark
@@ -170,7 +170,11 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photofiler.fish
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+# The committed .swift-format, held by make test: any finding fails it.
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	rm -rf .build photofiler_*.deb

@@ -24,8 +24,8 @@ import Synchronization
 /// groups, never in the middle of one.
 public final class Daemon: @unchecked Sendable {
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
-    /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
-    /// also held to a quarter of the descriptor limit (`ulimit -n`).
+    /// before signals and events get a chance. A group keeps each of its files open until its sources are
+    /// removed, so it is also held to a quarter of the descriptor limit (`ulimit -n`).
     static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
     /// The descriptors a busy daemon holds at most: the group being filed and the
     /// one being inspected, plus the catalog, the watcher, the helpers' sockets and

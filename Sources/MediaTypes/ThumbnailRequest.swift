@@ -1,6 +1,6 @@
-/// What one decode of a file is to produce (in a helper: the daemon only asks): the renditions, each a longest edge
-/// and an encoding. The library's JPEGs (256, 1024) and the desktop's PNGs (128
-/// to 1024, one per path that shows the file) come from the same decoded picture.
+/// What one decode of a file is to produce (in a helper: the daemon only asks): the renditions, each a
+/// longest edge and an encoding. The library's JPEGs (256, 1024) and the desktop's PNGs (128 to 1024, one per
+/// path that shows the file) come from the same decoded picture.
 package struct ThumbnailRequest: Sendable, Equatable {
     /// How the pixels are reached; the catalog already knows which (and the turn).
     package enum Source: Sendable, Equatable {

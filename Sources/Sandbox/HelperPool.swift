@@ -17,8 +17,8 @@ import Synchronization
 /// one about to die is no second try); a second crash, or a file it is still on after its deadline (then the
 /// helper is killed), refuses that file alone. A deadline is CPU time the helper
 /// spent on the file, with four times as much wall time as the backstop for one
-/// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind it go
-/// to the next helper.
+/// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind
+/// it go to the next helper.
 ///
 /// Thread safety: `@unchecked Sendable` is sound because all mutable state lives
 /// on `queue` (each entry point hops onto it; the rest checks with

@@ -79,7 +79,8 @@ public final class EventHub: @unchecked Sendable {
     /// sequence number as its last event id, so its first reconnect loses nothing.
     func open(share: ShareRecord?, lastEventID: String?) -> EventStream {
         let stream = EventStream(share: share) { [weak self] stream in self?.remove(stream) }
-        // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the registration.
+        // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the
+        // registration.
         catalog.read { catalog in
             if let share {
                 guard isLive(share, catalog) else { return stream.end() }
