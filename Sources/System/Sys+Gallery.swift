@@ -40,6 +40,12 @@ extension Sys {
         return FileDescriptor(rawValue: duplicate)
     }
 
+    /// `shutdown(SHUT_RDWR)` of a socket another part owns: its reader sees the end and
+    /// closes it. A socket already gone is no failure.
+    public static func shutdownSocket(_ raw: CInt) {
+        _ = Glibc.shutdown(raw, CInt(SHUT_RDWR))
+    }
+
     /// What a connected socket holds for reading, looked at without taking it.
     public enum SocketInput: Sendable, Equatable {
         case nothing
