@@ -34,11 +34,13 @@ extension Arguments {
     }
 }
 
-/// Ends the process on SIGTERM or SIGINT with `status` (blocked early in main).
+/// Ends the process on SIGTERM or SIGINT with `status` (blocked early in main), after `cleanUp`.
 @discardableResult
-func exitOnTermination(status: Int32) -> SignalWatcher {
+func exitOnTermination(status: Int32, cleanUp: @escaping @Sendable () -> Void = {}) -> SignalWatcher {
     SignalWatcher(queue: .main) { signal in
-        if signal == .terminate { exit(status) }
+        guard signal == .terminate else { return }
+        cleanUp()
+        exit(status)
     }
 }
 
