@@ -29,7 +29,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     public init(
         catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
         picker: PickSession? = nil, limits: HTTPLimits = HTTPLimits(), log: Logger
-    ) {
+    ) throws(SystemError) {
         self.catalog = catalog
         clients = ConnectionGuard(limits: limits, log: log)
         self.log = log
@@ -37,7 +37,10 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         self.picker = picker
         self.policyValue = policy
         let known = knownThumbnails
-        events = EventHub(catalog: catalog, clock: { Date().timeIntervalSince1970 }) { known.forgetAll() }
+        let seal = try NumberSeal()
+        events = EventHub(catalog: catalog, clock: { Date().timeIntervalSince1970 }, seal: seal) {
+            known.forgetAll()
+        }
     }
 
     public var policy: AccessPolicy { lock.withLock { policyValue } }

@@ -52,7 +52,7 @@ struct PickCommand: Command {
             }
             let token = try AccessToken.generate()
             let policy = try AccessPolicy(address: ListenAddress(ipv4: 0x7F00_0001, port: 0), token: token)
-            let gallery = Gallery(
+            let gallery = try Gallery(
                 catalog: catalog, policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,

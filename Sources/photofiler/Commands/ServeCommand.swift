@@ -38,7 +38,7 @@ struct ServeCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         do {
             let policy = try AccessPolicy(address: address, token: token)
-            let gallery = Gallery(
+            let gallery = try Gallery(
                 catalog: CatalogAccess(catalog: library.catalog, layout: library.layout), policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,

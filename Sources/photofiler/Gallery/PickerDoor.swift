@@ -14,7 +14,8 @@ struct PickerDoor: Sendable {
     let path: BytePath
 
     static func create(environment: [String: String]) throws(SystemError) -> PickerDoor {
-        let folder = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"]].compactMap { $0 }
+        let folder =
+            [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"]].compactMap { $0 }
             .first { $0.hasPrefix("/") } ?? "/tmp"
         let name = try AccessToken.generate().prefix(16)
         let path = BytePath(folder).appending("photofiler-pick-" + name + ".html")
