@@ -131,7 +131,8 @@ import Testing
         let line = String(decoding: server.process.stdoutBytes(), as: UTF8.self).prefix { $0 != "\n" }
         let start = try #require(line.range(of: "/?token="))
         let path = String(line[start.lowerBound...])
-        #expect(try server.request("GET", path).status == 200, "\(line)")
+        let opened = try server.request("GET", path)
+        #expect(opened.status == 303 && opened.header("location") == "/", "\(line)")
     }
 
     @Test func withATokenEveryRequestNeedsIt() throws {
