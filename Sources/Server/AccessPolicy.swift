@@ -95,13 +95,16 @@ public struct AccessPolicy: Sendable {
             return .refused(staleCookies: false)
         }
         var stale = false
-        if let cookie = request.cookies[cookieName], !cookie.isEmpty {
+        func library() -> Admission? {
+            guard let cookie = request.cookies[cookieName], !cookie.isEmpty else { return nil }
             if isLibrarySession(cookie) { return .admitted(.library, .owner) }
             // Without a token the library is open to loopback anyway; a session of an
             // earlier run is merely old.
-            stale = token != nil
+            if token != nil { stale = true }
+            return nil
         }
-        if let cookie = request.cookies[shareCookieName], !cookie.isEmpty {
+        func shared() throws(Failure) -> Admission? {
+            guard let cookie = request.cookies[shareCookieName], !cookie.isEmpty else { return nil }
             if let prefix = SessionCookie.sharePrefix(cookie) {
                 for (album, record) in try shares(prefix)
                 where SessionCookie.isShareSession(cookie, tokenHash: record.tokenHash) {
@@ -109,6 +112,16 @@ public struct AccessPolicy: Sendable {
                 }
             }
             stale = true
+            return nil
+        }
+        // The gallery's cookie wins where it holds the token; without one it only marks
+        // the owner's browser, and a share's beside it is the owner looking at the share.
+        if token == nil {
+            if let admitted = try shared() { return admitted }
+            if let admitted = library() { return admitted }
+        } else {
+            if let admitted = library() { return admitted }
+            if let admitted = try shared() { return admitted }
         }
         if stale { return .refused(staleCookies: true) }
         return token == nil ? .admitted(.library, .anonymous) : .refused(staleCookies: false)

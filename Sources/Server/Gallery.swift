@@ -144,8 +144,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     }
 
     /// The answer to an admitted request, with the cookie it leaves: a token given in
-    /// the address becomes a session cookie, and a page asked for with one is
-    /// redirected to its address without it (out of the address bar and the history).
+    /// the address becomes a session cookie, and a page asked for with one moves on to
+    /// its address without it (out of the address bar).
     private func answer(_ request: HTTPRequest, scope: AccessScope, policy: AccessPolicy) -> HTTPResponse {
         if request.path == "/leave-share" {
             // The owner who opened a share link goes back to the gallery: the share's
@@ -169,7 +169,8 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         let tokenInAddress = request.query["token"].map { !$0.isEmpty } ?? false
         var response: HTTPResponse
         if tokenInAddress, isPage, !request.isWrite {
-            response = HTTPResponse(status: 303, headers: [("Location", Self.withoutToken(request))])
+            response = .html(Page.onward(to: Self.withoutToken(request)))
+            response.addHeader("Cache-Control", "no-store")
         } else {
             response = route(request, scope: scope)
         }

@@ -21,7 +21,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// connecting and from each answer.
     public var headSeconds: UInt32 = 5
     /// Event streams from one address, the owner's aside, and through one share.
-    public var eventStreamsPerAddress: UInt32 = 4
+    public var eventStreamsPerAddress: UInt32 = 8
     public var eventStreamsPerShare: UInt32 = 16
     /// Bytes one connection may hold, request line and headers included; a request
     /// whose headers do not fit is refused by libmicrohttpd (431).

@@ -15,7 +15,7 @@ struct ServeCommand: Command {
         It listens on 127.0.0.1:8765 and [::1]:8765 unless told otherwise; ADDR is an IPv4 address, an
         IPv6 one in brackets ([::1]) or localhost (both). On any other address, and whenever --token is
         given, every request needs the token (one is made and printed when none is given).
-        The limits (defaults 128, 16, 5, 4 and 16) keep room for the owner's browser: see photofiler(1).
+        The limits (defaults 128, 16, 5, 8 and 16) keep room for the owner's browser: see photofiler(1).
         """
 
     let address: ListenAddress

@@ -78,6 +78,15 @@ struct HTTPReply {
     var text: String { String(decoding: body, as: UTF8.self) }
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 
+    /// Where a page that moves on at once (a page asked for with `?token=`) leads: its
+    /// refresh's address, when the answer is 200 and nothing else.
+    var onward: String? {
+        guard status == 200, let start = text.range(of: "http-equiv=\"refresh\" content=\"0; url="),
+            let end = text[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return text[start.upperBound..<end].replacingOccurrences(of: "&amp;", with: "&")
+    }
+
     /// `NAME=VALUE` of the cookie named so that the reply sets, for a `Cookie` header.
     func cookie(_ name: String) -> String? {
         setCookie.first { $0.hasPrefix(name + "=") }.map { String($0.split(separator: ";")[0]) }
