@@ -57,7 +57,13 @@ extension Gallery {
         let albums = try catalog.read { catalog in
             try visible.map { summary in
                 let hash = try summary.cover.flatMap { try catalog.asset(id: $0) }?.hash
-                return AlbumJSON(summary, layout: layout, coverHash: hash)
+                var album = AlbumJSON(summary, layout: layout, coverHash: hash)
+                if case .album = scope {
+                    // The owner's folders are none of a visitor's business: the API's own addresses instead.
+                    album.path = nil
+                    album.coverThumbnail = album.cover.map { "/api/assets/\($0)/thumbnail" }
+                }
+                return album
             }
         }
         return .json(albums)
@@ -180,7 +186,7 @@ extension Gallery {
             case .failed(let reason): return .error(503, reason)
             }
             // Made or found a moment ago: a file that cannot be opened now is not "none".
-            guard let response = Self.sending(file) else {
+            guard let response = sending(file) else {
                 return .error(503, "Asset \(asset.id)'s thumbnail cannot be read now; try again.")
             }
             if case .library = scope {
@@ -215,6 +221,12 @@ extension Gallery {
         if case .album(let shared, _) = scope {
             json.albums = json.albums.filter { $0 == shared.name }
             if json.sourceInbox != shared.name { json.sourceInbox = nil }
+            // No path of the owner's (`/home/NAME/…`): the addresses the API serves the files at.
+            let api = "/api/assets/\(asset.id)"
+            json.path = api + "/original"
+            json.pathBase64 = nil
+            json.thumbnail = OrNull(api + "/thumbnail")
+            json.liveVideo?.path = api + "/video"
         }
         return json
     }
