@@ -40,6 +40,11 @@ static inline int photofiler_vips_rot(VipsImage *in, VipsImage **out, VipsAngle 
     return vips_rot(in, out, angle, NULL);
 }
 
+/// Mirrors a picture (a HEIF grid's `imir`): HORIZONTAL swaps left and right.
+static inline int photofiler_vips_flip(VipsImage *in, VipsImage **out, VipsDirection direction) {
+    return vips_flip(in, out, direction, NULL);
+}
+
 /// Applies the `orientation` metadata field, as a viewer would (a camera
 /// preview that lacks its file's EXIF gets the file's orientation set first).
 static inline int photofiler_vips_autorot(VipsImage *in, VipsImage **out) {

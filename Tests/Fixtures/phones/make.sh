@@ -1,0 +1,40 @@
+#!/bin/sh
+# Makes the phone-shaped fixtures of this folder from Landscape_1.jpg of ../corpus
+# (see README.md): HEIF grids with each transform a phone writes, and the still
+# images of other shapes the thumbnail maker met wrong. Run from this folder; the
+# outputs are committed (HEVC encodes are not bit-exact across x265 builds).
+# Needs: libheif-examples libheif-plugin-x265 libheif-plugin-aomenc (bookworm-backports),
+# libvips-tools, libheif-dev libvips-dev pkg-config and a C compiler.
+set -eu
+here=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source=../corpus/Landscape_1.jpg
+cc -O1 -Wall -o "$work/make_phone_grid" make_phone_grid.c $(pkg-config --cflags --libs libheif vips)
+grid="$work/make_phone_grid"
+
+# Upright pictures: a landscape and a portrait one (a centre crop).
+vips thumbnail "$source" "$work/landscape.png" 714 --height 536 --crop centre
+vips thumbnail "$source" "$work/landscape-large.png" 1008 --height 756 --crop centre
+vips thumbnail "$source" "$work/portrait.png" 536 --height 714 --crop centre
+vips thumbnail "$source" "$work/portrait-large.png" 750 --height 1000 --crop centre
+
+# iPhone 15 Pro, 1/8 scale: 5712 x 4284 stored landscape in 12 x 9 tiles of 512 (the
+# last column and row partly outside), irot 270 and EXIF orientation 6 together.
+"$grid" "$work/portrait.png" iphone15pro-grid-irot270-exif6.heic 64 6 irot:3
+# iPhone XR, 1/4 scale: 4032 x 3024 in 8 x 6 tiles of 512, irot 270 + EXIF 6.
+"$grid" "$work/portrait-large.png" iphonexr-grid-irot270-exif6.heic 128 6 irot:3
+# Samsung One UI 6, 1/4 scale: the pixels stored already turned (3000 x 4000), orientation 1.
+"$grid" "$work/portrait-large.png" samsung-grid-stored-turned.heic 128 1
+# A clean aperture off the centre, alone and under each turn and mirror.
+"$grid" "$work/landscape-large.png" grid-clap.heic 128 1 clap:10:6:22:14
+"$grid" "$work/portrait-large.png" grid-clap-irot90-exif8.heic 128 8 clap:12:4:20:28 irot:1
+"$grid" "$work/landscape.png" grid-irot180-exif3.heic 64 3 irot:2
+"$grid" "$work/landscape.png" grid-imir0.heic 64 0 imir:0
+"$grid" "$work/landscape.png" grid-imir1.heic 64 0 imir:1
+"$grid" "$work/portrait.png" grid-irot270-imir0.heic 64 0 irot:3 imir:0
+"$grid" "$work/portrait.png" grid-irot90-imir1.heic 64 0 irot:1 imir:1
+"$grid" "$work/landscape-large.png" grid-clap-irot270-imir1.heic 128 0 clap:8:30:16:2 irot:3 imir:1
+
+cd "$here"
+echo "made: $(ls *.heic | tr '\n' ' ')"
