@@ -119,12 +119,17 @@ public final class MediaReader {
             let image = try readImage(
                 bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
             var info = image.info
-            if format == .heif, !image.statesOrientation {
-                // exiv2 gives the stored size (`ispe`); the file is shown as its `irot` turns it.
+            if format == .heif {
+                // exiv2 gives the stored size (`ispe`), or an EXIF size a camera wrote
+                // for another rendering, or none (a 10-bit AVIF): the file is shown at
+                // its coded size as its `clap`, `irot` and `imir` make it. A HEIF
+                // reader leaves the EXIF orientation alone (Apple writes it beside an
+                // `irot` that says the same), so the stored size is the shown one turned
+                // back by it.
                 switch try decoders(for: path, "libheif").heifDisplaySize(file.fd, size: file.size) {
                 case .success(let shown):
-                    info.pixelWidth = shown.width
-                    info.pixelHeight = shown.height
+                    info.pixelWidth = info.isQuarterTurned ? shown.height : shown.width
+                    info.pixelHeight = info.isQuarterTurned ? shown.width : shown.height
                 case .failure(let error):
                     throw .damaged(path: path, format: format.displayName, reason: error.reason)
                 }
@@ -195,7 +200,7 @@ public final class MediaReader {
     private func readImage(
         _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         exif preread: ExifMetadata? = nil
-    ) throws(MediaError) -> (info: MediaInfo, announced: MotionPhoto.Announcement?, statesOrientation: Bool) {
+    ) throws(MediaError) -> (info: MediaInfo, announced: MotionPhoto.Announcement?) {
         let size = Int64(bytes.count)
         var exif = preread
         var failure: String?
@@ -263,6 +268,6 @@ public final class MediaReader {
         }
         info.subtypes = subtypes.sorted()
         // What the XMP says of an embedded video, for `readLivePhotoTraits`.
-        return (info, exif?.motionPhoto, exif?.statesOrientation ?? false)
+        return (info, exif?.motionPhoto)
     }
 }

@@ -36,5 +36,35 @@ vips thumbnail "$source" "$work/portrait-large.png" 750 --height 1000 --crop cen
 "$grid" "$work/portrait.png" grid-irot90-imir1.heic 64 0 irot:1 imir:1
 "$grid" "$work/landscape-large.png" grid-clap-irot270-imir1.heic 128 0 clap:8:30:16:2 irot:3 imir:1
 
+# An 8-bit AVIF of odd width with 4:2:2 chroma (Immich's 8bit-sRGB.avif is one):
+# the chroma is half as wide as the luma but as tall.
+vips thumbnail "$source" "$work/wide.png" 1617 --height 1080 --crop centre
+heif-enc -A -p chroma=422 -q 30 -o avif-422-1617x1080.avif "$work/wide.png"
+# 10 bits a sample, as HDR phones and cameras write them (from a 16-bit PNG).
+vips thumbnail "$source" "$work/small.png" 600 --height 400 --crop centre
+vips linear "$work/small.png" "$work/small16.v" 257 0 --uchar=false
+vips cast "$work/small16.v" "$work/small16.png" ushort
+vips copy "$work/small16.png" "$work/small16-rgb16.png[bitdepth=16]"
+heif-enc -b 10 -q 40 -o heic-10bit.heic "$work/small16-rgb16.png"
+heif-enc -A -b 10 -q 40 -o avif-10bit.avif "$work/small16-rgb16.png"
+# A HEIC whose EXIF names another size (6000 x 4000) than the coded one (300 x 200).
+vips thumbnail "$source" "$work/tiny.png" 300 --height 200 --crop centre
+heif-enc -q 40 -o heic-exif-size-differs.heic "$work/tiny.png"
+exiftool -q -overwrite_original -ExifImageWidth=6000 -ExifImageHeight=4000 heic-exif-size-differs.heic
+# TIFFs: two pages, the second smaller and another picture; a JPEG-in-TIFF whose
+# SubIFDs hold its 32 and 16 px reductions.
+vips thumbnail "$source" "$work/page1.v" 96 --height 64 --crop centre
+vips rawsave "$work/page1.v" "$work/page1.rgb"
+vips thumbnail ../corpus/cmyk_go_video-001.jpeg "$work/page2.v" 48 --height 32 --crop centre
+vips colourspace "$work/page2.v" "$work/page2-srgb.v" srgb
+vips rawsave "$work/page2-srgb.v" "$work/page2.rgb"
+python3 make_two_page_tiff.py two-pages.tif 96 64 "$work/page1.rgb" 48 32 "$work/page2.rgb"
+vips thumbnail "$source" "$work/square.png" 64 --height 64 --crop centre
+vips tiffsave "$work/square.png" jpeg-in-tiff-subifds.tif --compression jpeg --subifd --pyramid --tile \
+	--tile-width 16 --tile-height 16 --strip
+# A complete PNG whose pixel data is no zlib stream.
+vips thumbnail "$source" "$work/plain.png[strip]" 120 --height 80 --crop centre
+python3 make_png_not_zlib.py "$work/plain.png" png-idat-not-zlib.png
+
 cd "$here"
-echo "made: $(ls *.heic | tr '\n' ' ')"
+echo "made: $(ls *.heic *.avif *.tif *.png | tr '\n' ' ')"
