@@ -228,9 +228,10 @@ public final class MediaReader {
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)
             }
         }
-        // exiv2 0.27 cannot read CR3's metadata: it is filed with what is known
-        // (its date then comes from its name or mtime).
-        let metadataOptional = mimeType == MediaFormat.canonCR3
+        // exiv2 0.27 cannot read CR3's metadata, nor that of some AVIFs (a 10-bit HDR
+        // one): it is filed with what is known (its date then comes from its name or
+        // mtime), a HEIF's size from libheif.
+        let metadataOptional = mimeType == MediaFormat.canonCR3 || format == .heif
         guard exif != nil || vips != nil || metadataOptional else {
             throw .damaged(
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
