@@ -65,6 +65,12 @@ vips tiffsave "$work/square.png" jpeg-in-tiff-subifds.tif --compression jpeg --s
 # A complete PNG whose pixel data is no zlib stream.
 vips thumbnail "$source" "$work/plain.png[strip]" 120 --height 80 --crop centre
 python3 make_png_not_zlib.py "$work/plain.png" png-idat-not-zlib.png
+# An Ultra HDR JPEG (Pixel): the picture, then its gain map (a grey JPEG) after its end.
+vips thumbnail "$source" "$work/primary.jpg[Q=80,strip]" 480
+vips thumbnail "$source" "$work/gain.v" 120
+vips colourspace "$work/gain.v" "$work/gain-grey.v" b-w
+vips jpegsave "$work/gain-grey.v" "$work/gain.jpg" --Q 70 --strip
+python3 make_ultra_hdr.py "$work/primary.jpg" "$work/gain.jpg" ultrahdr-gainmap.jpg
 
 cd "$here"
-echo "made: $(ls *.heic *.avif *.tif *.png | tr '\n' ' ')"
+echo "made: $(ls *.heic *.avif *.tif *.png *.jpg | tr '\n' ' ')"
