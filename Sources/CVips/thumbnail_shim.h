@@ -125,6 +125,16 @@ static inline int photofiler_vips_thumbnail_image(VipsImage *in, VipsImage **out
     return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
 }
 
+/// As photofiler_vips_thumbnail_image, to exactly `width` × `height` (a shrunk grid
+/// made the size the whole picture would have).
+static inline int photofiler_vips_thumbnail_image_to(VipsImage *in, VipsImage **out, int width, int height,
+                                                     int through_profile) {
+    if (through_profile)
+        return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, "export_profile",
+                                    "srgb", NULL);
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
+}
+
 // A HEIF image stored as one picture, decoded to its YCbCr planes (HeifPlanesDecoder):
 // libvips reads the planes where libheif left them, scales them to one size, and
 // converts them to RGB with libheif's matrix.

@@ -79,17 +79,25 @@ enum HeifGridDecoder {
             let stored = try joined.derive("crop the tiles") { image, out in
                 photofiler_vips_extract_area(image, &out, 0, 0, CInt(width), CInt(height))
             }
-            let picture = try upright(stored, primary)
+            let (picture, shown) = try upright(stored, primary)
             let throughProfile = try primary.attachProfile(to: picture)
+            // The size the whole picture fitted in `edge` has: the shrunk one lost up
+            // to a pixel to the division by the factor.
+            let scale = Double(edge) / Double(max(shown.width, shown.height))
+            let fitted = PixelSize(
+                width: max(1, Int((Double(shown.width) * scale).rounded())),
+                height: max(1, Int((Double(shown.height) * scale).rounded())))
             return try picture.derive("scale it") { image, out in
-                photofiler_vips_thumbnail_image(image, &out, CInt(edge), throughProfile ? 1 : 0)
+                photofiler_vips_thumbnail_image_to(
+                    image, &out, CInt(fitted.width), CInt(fitted.height), throughProfile ? 1 : 0)
             }.inMemory()
         }
 
         /// The small stored picture with the image's transformations applied, each
-        /// crop worked out at the full size it applies to and scaled down.
+        /// crop worked out at the full size it applies to and scaled down; and the
+        /// full size it is shown at.
         private func upright(_ stored: VipsImageHandle, _ primary: HeifPrimaryImage) throws(ThumbnailFailure)
-            -> VipsImageHandle
+            -> (VipsImageHandle, PixelSize)
         {
             var picture = stored
             var full = PixelSize(width: Int(tiling.image_width), height: Int(tiling.image_height))
@@ -131,7 +139,7 @@ enum HeifGridDecoder {
                     }
                 }
             }
-            return picture
+            return (picture, full)
         }
 
         /// A length of the full-size picture in the shrunk one.

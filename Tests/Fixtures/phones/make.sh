@@ -22,6 +22,10 @@ vips thumbnail "$source" "$work/portrait-large.png" 750 --height 1000 --crop cen
 # iPhone 15 Pro, 1/8 scale: 5712 x 4284 stored landscape in 12 x 9 tiles of 512 (the
 # last column and row partly outside), irot 270 and EXIF orientation 6 together.
 "$grid" "$work/portrait.png" iphone15pro-grid-irot270-exif6.heic 64 6 irot:3
+# The same at 1/2 scale (2856 x 2142 in 12 x 9 tiles of 256): large enough that the
+# 1024 px thumbnail, which `save` makes first, is decoded tile by tile too.
+vips thumbnail "$source" "$work/portrait-half.png" 2142 --height 2856 --crop centre --size both
+"$grid" "$work/portrait-half.png" iphone15pro-half-grid-irot270-exif6.heic 256 6 irot:3
 # iPhone XR, 1/4 scale: 4032 x 3024 in 8 x 6 tiles of 512, irot 270 + EXIF 6.
 "$grid" "$work/portrait-large.png" iphonexr-grid-irot270-exif6.heic 128 6 irot:3
 # Samsung One UI 6, 1/4 scale: the pixels stored already turned (3000 x 4000), orientation 1.
