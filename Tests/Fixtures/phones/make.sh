@@ -22,6 +22,9 @@ vips thumbnail "$source" "$work/portrait-large.png" 750 --height 1000 --crop cen
 # iPhone 15 Pro, 1/8 scale: 5712 x 4284 stored landscape in 12 x 9 tiles of 512 (the
 # last column and row partly outside), irot 270 and EXIF orientation 6 together.
 "$grid" "$work/portrait.png" iphone15pro-grid-irot270-exif6.heic 64 6 irot:3
+# The same with an HDR gain map (Apple's auxiliary image), and a portrait-mode depth map.
+"$grid" "$work/portrait.png" iphone15pro-grid-gainmap.heic 64 6 irot:3 aux:gainmap
+"$grid" "$work/portrait.png" iphone15pro-grid-depth.heic 64 6 irot:3 aux:depth
 # The same at 1/2 scale (2856 x 2142 in 12 x 9 tiles of 256): large enough that the
 # 1024 px thumbnail, which `save` makes first, is decoded tile by tile too.
 vips thumbnail "$source" "$work/portrait-half.png" 2142 --height 2856 --crop centre --size both

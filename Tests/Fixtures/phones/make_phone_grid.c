@@ -6,10 +6,14 @@
 // applies them shows `SOURCE` upright; whatever a reader must not show (the area
 // the clap crops away, the tiles' part outside the grid) is filled with magenta.
 //   make_phone_grid SOURCE OUT.heic TILE EXIF [clap:LEFT:TOP:RIGHT:BOTTOM] [irot:QUARTERS] [imir:AXIS]
+//                   [aux:gainmap|aux:depth]
 // EXIF: the orientation written in the EXIF block (0: no EXIF). clap: the border
 // (in pixels) the clean aperture cuts off each side. irot: quarter turns
 // counter-clockwise. imir: 0, top and bottom swapped; 1, left and right swapped.
+// aux: an auxiliary image of the primary (`auxl` reference, `auxC` type), a quarter
+// of the grid's size and grey: Apple's HDR gain map, or a depth map.
 #include <libheif/heif.h>
+#include <libheif/heif_items.h>
 #include <libheif/heif_properties.h>
 #include <vips/vips.h>
 #include <stdio.h>
@@ -39,10 +43,13 @@ int main(int argc, char **argv) {
   }
   int tile = atoi(argv[3]), exif = atoi(argv[4]);
   int clap[4] = {0}, quarters = -1, axis = -1;
+  const char *aux = NULL;
   for (int i = 5; i < argc; i++) {
     if (sscanf(argv[i], "clap:%d:%d:%d:%d", &clap[0], &clap[1], &clap[2], &clap[3]) == 4) continue;
     if (sscanf(argv[i], "irot:%d", &quarters) == 1) continue;
     if (sscanf(argv[i], "imir:%d", &axis) == 1) continue;
+    if (!strcmp(argv[i], "aux:gainmap")) { aux = "urn:com:apple:photo:2020:aux:hdrgainmap"; continue; }
+    if (!strcmp(argv[i], "aux:depth")) { aux = "urn:mpeg:hevc:2015:auxid:2"; continue; }
     fprintf(stderr, "unknown transform %s\n", argv[i]);
     return 2;
   }
@@ -129,6 +136,34 @@ int main(int argc, char **argv) {
     uint8_t block[26] = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, (uint8_t)exif,
                          0, 0, 0, 0, 0, 0};
     check(heif_context_add_exif_metadata(context, grid, block, sizeof block), "exif");
+  }
+  if (aux) {
+    // The stored picture, grey, at a quarter of its size, encoded as an image of its own
+    // and then made the primary's auxiliary image.
+    VipsImage *small, *grey;
+    must(vips_resize(picture, &small, 0.25, NULL), small);
+    must(vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL), grey);
+    grey = must(0, vips_image_copy_memory(grey));
+    int aux_width = vips_image_get_width(grey), aux_height = vips_image_get_height(grey);
+    struct heif_image *image;
+    check(heif_image_create(aux_width, aux_height, heif_colorspace_monochrome, heif_chroma_monochrome, &image),
+          "create aux");
+    check(heif_image_add_plane(image, heif_channel_Y, aux_width, aux_height, 8), "aux plane");
+    int stride;
+    uint8_t *plane = heif_image_get_plane(image, heif_channel_Y, &stride);
+    size_t size;
+    unsigned char *pixels = vips_image_write_to_memory(grey, &size);
+    for (int y = 0; y < aux_height; y++) memcpy(plane + y * stride, pixels + y * aux_width, aux_width);
+    struct heif_image_handle *auxiliary;
+    check(heif_context_encode_image(context, image, encoder, options, &auxiliary), "encode aux");
+    heif_item_id aux_id = heif_image_handle_get_item_id(auxiliary);
+    check(heif_context_add_item_reference(context, heif_fourcc('a', 'u', 'x', 'l'), aux_id, id), "auxl");
+    // auxC: a full box (version and flags 0), the type as a C string.
+    uint8_t box[64] = {0};
+    size_t length = strlen(aux);
+    memcpy(box + 4, aux, length);
+    check(heif_item_add_raw_property(context, aux_id, heif_fourcc('a', 'u', 'x', 'C'), NULL, box, 4 + length + 1, 1,
+                                     &property), "auxC");
   }
   check(heif_context_write_to_file(context, argv[2]), "write");
   printf("%s: %d x %d stored in %d x %d tiles of %d\n", argv[2], width, height, columns, rows, tile);

@@ -46,10 +46,11 @@ struct HeifGridDecoderTests {
 
     /// Grids in the shapes phones write: the last column and row partly outside the
     /// picture, a clean aperture off the centre, every turn and mirror, with the EXIF
-    /// orientation Apple writes beside `irot` (which a HEIF reader leaves alone).
+    /// orientation Apple writes beside `irot` (which a HEIF reader leaves alone), with
+    /// an HDR gain map or a depth map beside the picture.
     @Test(arguments: [
         "iphone15pro-grid-irot270-exif6.heic", "iphone15pro-half-grid-irot270-exif6.heic",
-        "iphonexr-grid-irot270-exif6.heic",
+        "iphone15pro-grid-gainmap.heic", "iphone15pro-grid-depth.heic", "iphonexr-grid-irot270-exif6.heic",
         "samsung-grid-stored-turned.heic", "grid-clap.heic", "grid-clap-irot90-exif8.heic",
         "grid-irot180-exif3.heic", "grid-imir0.heic", "grid-imir1.heic", "grid-irot270-imir0.heic",
         "grid-irot90-imir1.heic", "grid-clap-irot270-imir1.heic",
