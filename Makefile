@@ -16,10 +16,13 @@ RELEASE = -c release --static-swift-stdlib
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/System/Version.swift)
 # Build and test needs; scdoc makes the man pages, dpkg-dev the package, bash,
 # zsh and fish run the completion tests, and the tests make Live Photo videos
-# (QuickTime keys) and motion photos with ffmpeg.
+# (QuickTime keys) and motion photos with ffmpeg. libvips-tools' `vips` makes the
+# reference thumbnails the differential test holds photofiler's to; exiftool writes
+# EXIF into Tests/Fixtures/phones (its make.sh).
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
-	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
+	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg \
+	libvips-tools libimage-exiftool-perl
 # The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,
 # wrk loads both (the gallery's row of `make bench`); heif-enc with the x265 plugin makes
 # the 48-megapixel HEICs of the thumbnail rows, from bookworm-backports like libheif.
@@ -30,7 +33,9 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
 # Debian's own bookworm-backports suite can, under the same libvips 8.14.
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
-BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
+# heif-enc and its HEVC and AV1 encoders make the HEIF fixtures (Tests/Fixtures/phones/make.sh).
+BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d \
+	libheif-examples libheif-plugin-x265 libheif-plugin-aomenc
 
 .PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format lint clean
 

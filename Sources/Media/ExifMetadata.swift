@@ -14,9 +14,6 @@ package struct ExifMetadata {
     package var statedOrientation: Int?
     /// 1–8; 1 when absent or out of range.
     package var orientation: Int { statedOrientation ?? 1 }
-    /// The file states an orientation. A HEIF that does not is shown as its `irot`
-    /// and `imir` turn it, which exiv2 does not read.
-    package var statesOrientation: Bool { statedOrientation != nil }
     package var dateTimeOriginal: String?
     package var offsetTimeOriginal: String?
     /// XMP dates, for files (screenshots, edited exports) whose only date is there.

@@ -61,14 +61,24 @@ package struct ThumbnailMaker {
 
     /// libvips' own thumbnail of the file (shrink-on-load where the format has it).
     func decodeWhole(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
-        let throughProfile = try hasProfile(fd)
+        let header = try Header(fd)
         // libvips reads through its own dup of the descriptor.
         guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
             throw VipsErrors.take("read the file")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(source)) }
         var out: UnsafeMutablePointer<VipsImage>?
-        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), throughProfile ? 1 : 0) == 0, let out
+        if header.isTIFF {
+            guard let page = photofiler_vips_open_first_page(source) else {
+                throw VipsErrors.take("decode it")
+            }
+            let first = VipsImageHandle(page)
+            return try first.derive("scale it") { image, out in
+                photofiler_vips_thumbnail_image(image, &out, CInt(edge), header.hasProfile ? 1 : 0)
+            }.inMemory()
+        }
+        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), header.hasProfile ? 1 : 0) == 0,
+            let out
         else {
             throw VipsErrors.take("decode it")
         }
@@ -77,16 +87,36 @@ package struct ThumbnailMaker {
         return try VipsImageHandle(out).inMemory()
     }
 
-    /// Whether the file embeds an ICC profile (a Display P3 iPhone picture, an
-    /// Adobe RGB export): a header read, no pixels.
-    private func hasProfile(_ fd: FileDescriptor) throws(ThumbnailFailure) -> Bool {
-        guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
-            throw VipsErrors.take("read the file")
+    /// What the file's header says of how to decode it: no pixels are read.
+    private struct Header {
+        /// Whether it embeds an ICC profile (a Display P3 iPhone picture, an Adobe RGB
+        /// export) that lcms can read: one that is not (a few bytes where 128 make
+        /// its header) is left out, as a viewer would, rather than failing the picture.
+        var hasProfile: Bool
+        var isTIFF: Bool
+
+        init(_ fd: FileDescriptor) throws(ThumbnailFailure) {
+            guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
+                throw VipsErrors.take("read the file")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+            guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
+            defer { g_object_unref(UnsafeMutableRawPointer(header)) }
+            var loader: UnsafePointer<CChar>?
+            isTIFF =
+                vips_image_get_string(header, "vips-loader", &loader) == 0
+                && loader.map { String(cString: $0).hasPrefix("tiffload") } == true
+            var data: UnsafeRawPointer?
+            var length = 0
+            guard vips_image_get_typeof(header, "icc-profile-data") != 0,
+                vips_image_get_blob(header, "icc-profile-data", &data, &length) == 0, let data, length >= 128
+            else {
+                hasProfile = false
+                return
+            }
+            // Every ICC profile says `acsp` at byte 36 of its header.
+            hasProfile = (36..<40).map { data.load(fromByteOffset: $0, as: UInt8.self) } == Array("acsp".utf8)
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
-        guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
-        defer { g_object_unref(UnsafeMutableRawPointer(header)) }
-        return vips_image_get_typeof(header, "icc-profile-data") != 0
     }
 
     /// `picture` scaled down so that its longest edge is `edge`; itself when it already fits.

@@ -20,7 +20,12 @@ struct ThumbnailMakerTests {
     static func make(_ file: String, _ renditions: [ThumbnailRendition]) throws -> (
         MediaInfo, [EncodedThumbnail]
     ) {
-        let path = Corpus.path(file)
+        try make(path: Corpus.path(file), renditions)
+    }
+
+    static func make(path: BytePath, _ renditions: [ThumbnailRendition]) throws -> (
+        MediaInfo, [EncodedThumbnail]
+    ) {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
         let size = try fd.status().size
@@ -61,6 +66,27 @@ struct ThumbnailMakerTests {
             #expect((turned.width, turned.height) == (upright.width, upright.height))
             // The same picture, not a rotated or mirrored one (those differ by ~40 per sample).
             #expect(turned.difference(from: upright) < 6, "\(file)")
+        }
+    }
+
+    /// Still images whose shape the maker once showed wrong (`Tests/Fixtures/phones`):
+    /// a 2-page TIFF showed its smaller second page, a JPEG-in-TIFF its smallest
+    /// SubIFD, an AVIF with 4:2:2 chroma came out squeezed into portrait, a JPEG
+    /// whose ICC profile after its SOF is no profile could not be decoded.
+    @Test(arguments: [
+        ("two-pages.tif", 96, 64), ("jpeg-in-tiff-subifds.tif", 64, 64),
+        ("avif-422-1617x1080.avif", 256, 171), ("icc-after-SOF.jpg", 10, 10),
+    ])
+    func aPhoneShapeHasItsDisplayedSize(file: String, width: Int, height: Int) throws {
+        let made = try Self.make(path: Fixtures.phones(file), [.jpeg(256)]).1
+        let decoded = try DecodedPicture(try #require(made.first).bytes)
+        #expect((decoded.width, decoded.height) == (width, height))
+    }
+
+    /// A complete PNG whose pixel data is no zlib stream: libpng's error, not a grey picture.
+    @Test func aPNGWhosePixelsAreNoZlibStreamCannotBeDecoded() throws {
+        #expect(throws: ThumbnailFailure.self) {
+            try Self.make(path: Fixtures.phones("png-idat-not-zlib.png"), [.jpeg(256)])
         }
     }
 
