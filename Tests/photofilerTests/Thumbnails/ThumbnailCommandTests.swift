@@ -34,7 +34,7 @@ struct ThumbnailCommandTests {
             library = try TestLibrary()
             cache = library.folder.file("cache")
             for folder in hiDPI ? ["x-large", "xx-large"] : [] {
-                try Sys.makeDirectories(cache.appending("thumbnails").appending(folder))
+                try Sys.makeDirectories(cache.appending("thumbnails").appending(folder), mode: 0o700)
             }
             let saved = try library.run(
                 bytes: ["save", "--album", "Camera"] + files.map { Fixtures.corpus($0) },
