@@ -84,7 +84,7 @@ sorted=$(find "$work/photosort-out" -name '*.jpg' -path '*/20*' | wc -l)
 [ "$sorted" = "$files" ] || { echo "photosort sorted $sorted of $files" >&2; exit 1; }
 
 # A burst into a daemon's inbox: the time from the drop until every thumbnail is made
-# (the library's two sizes, and with the cache on its normal and large PNGs of the roll
+# (the library's two sizes, and with the cache on its large PNGs of the roll
 # file and the album entry).
 burst() {  # on|off
     local library=$work/burst-library-$1 inbox=$work/burst-inbox-$1 cache=$work/burst-cache-$1
@@ -94,7 +94,7 @@ burst() {  # on|off
     local daemon=$!
     until "$photofiler" status --library "$library" > /dev/null 2>&1; do sleep 0.1; done
     local want=0
-    [ "$1" = on ] && want=$((files * 4))
+    [ "$1" = on ] && want=$((files * 2))
     local start=$(date +%s.%N)
     mv "$work/in-burst-$1"/* "$inbox/"
     until [ -z "$(ls -A "$inbox")" ] && [ "$(find "$library/.photofiler/thumbnails" -name '*.jpg' 2> /dev/null | wc -l)" = $((files * 2)) ] &&

@@ -30,16 +30,16 @@ public struct DesktopThumbnailCache: Sendable {
 
     /// The sizes worth writing now. GNOME Files reads one size for every zoom level,
     /// chosen by the largest monitor scale: `large` at 1, `x-large` at 2, `xx-large`
-    /// above. Dolphin (KIO) reads the size of its icon size times the screen's pixel
-    /// ratio: `normal` up to 128 px icons, `large` up to 256 px (its largest) at 1, and
-    /// makes the `x-large` and `xx-large` folders only on a screen whose ratio is above 1.
-    /// So `normal` and `large` always, and a larger size once its folder is there: a file
-    /// manager on a HiDPI screen has made it, and reads it.
+    /// above; it makes only that size's folder. Dolphin (KIO) reads the size of its icon
+    /// size times the screen's pixel ratio (`normal` up to 128 px icons, `large` up to
+    /// 256 px, its largest, at a ratio of 1), and makes `normal/` and `large/` at its
+    /// first thumbnail, `x-large/` and `xx-large/` only on a screen whose ratio is above 1.
+    /// So `large` always, and each other size once its folder is there: a file manager
+    /// that reads it has made it. Each PNG is most of the cost of an entry (zlib).
     func wantedSizes() -> [Size] {
         Size.allCases.filter { size in
             // A folder that cannot be looked at is not asked for: nothing is written there.
-            size.rawValue <= Size.large.rawValue
-                || (try? Sys.statusIfExists(root.appending(size.folderName))) != nil
+            size == .large || (try? Sys.statusIfExists(root.appending(size.folderName))) != nil
         }
     }
 
