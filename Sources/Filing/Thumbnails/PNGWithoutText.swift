@@ -1,7 +1,8 @@
 import PhotoFilerMediaTypes
 
-/// A desktop cache PNG for one path: the size's PNG, encoded once, with that path's
-/// `tEXt` chunks (`Thumb::URI`, `Thumb::MTime`, …) put right after its header.
+/// A desktop cache PNG of one size, encoded once without text; `with` gives each
+/// path's entry: that PNG with the path's `tEXt` chunks (`Thumb::URI`, `Thumb::MTime`,
+/// …) put right after its header.
 ///
 /// An asset is shown at two paths or more (its roll file, each album entry), and the
 /// entries of one size differ only in their text: libvips can set text only by
