@@ -12,26 +12,20 @@ extension Context {
     /// before: an asset that gives no thumbnail is still in. With a daemon watching the
     /// library they are its work (it is told, and makes them in the background), so
     /// the command ends once its files are filed; else they are made here on every
-    /// core, shown as a phase of the progress bar, and said in one line. Each problem
-    /// is one warning.
+    /// core, a phase of the progress display of its own, whose last line says how many
+    /// assets had them made. Each problem is one warning.
     func makeThumbnails(of assets: [AssetID], in library: PhotoLibrary, style: ProgressDisplay.Style) {
         guard !assets.isEmpty else { return }
         if handToDaemon(assets.count, library) { return }
         let display = Mutex(ProgressDisplay("Thumbnails", unit: "asset", total: assets.count, style: style))
-        let start = DispatchTime.now().uptimeNanoseconds
         do {
-            let outcome = try runThumbnails(
+            _ = try runThumbnails(
                 library, only: assets, retryingFailure: false,
                 progress: { _, _ in display.withLock { $0.advance() } })
-            display.withLock { $0.finish() }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            log.info(
-                "Thumbnails: made for \(outcome.made) of \(outcome.total) asset(s) in \(String(format: "%.1f", seconds)) s on \(ProcessInfo.processInfo.activeProcessorCount) core(s)."
-            )
         } catch {
-            display.withLock { $0.finish() }
             log.warning(error.description)
         }
+        display.withLock { $0.finish() }
     }
 
     /// The one way thumbnails are made now (`save`, `check --repair`, `thumb --all`):

@@ -87,7 +87,6 @@ struct ThumbnailCommandTests {
     /// manager has made their folders (it reads them).
     @Test(arguments: [false, true]) func desktopEntriesForTheRollFileAndTheAlbumEntry(hiDPI: Bool) throws {
         let saved = try Saved(["Landscape_6.jpg"], hiDPI: hiDPI)
-        #expect(saved.stderr.contains("Thumbnails: made for 1 of 1 asset(s)"), "\(saved.stderr)")
         let asset = try saved.asset("Landscape_6.jpg")
         let rollFile = BytePath(try #require(asset["path"] as? String))
         let entry = saved.library.album("Camera").appending("Landscape_6.jpg")
@@ -204,9 +203,7 @@ struct ThumbnailCommandTests {
         let saved = try library.run(bytes: ["save", input], environment: ["XDG_CACHE_HOME": cache.display])
         #expect(saved.status == 0, "it is still filed: \(saved.stderr)")
         let lines = saved.stderr.split(separator: "\n")
-        #expect(lines.count == 2, "\(saved.stderr)")
-        #expect(lines.first?.contains("cannot be decoded for a thumbnail") == true, "\(saved.stderr)")
-        #expect(lines.last?.contains("Thumbnails: made for 0 of 1 asset(s)") == true, "\(saved.stderr)")
+        #expect(lines.count == 1 && lines[0].contains("cannot be decoded for a thumbnail"), "\(saved.stderr)")
         let assets = try library.list()
         try #require(assets.count == 1)
         #expect(assets[0]["thumbnail"] is NSNull)
