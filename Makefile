@@ -27,7 +27,9 @@ DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libe
 # wrk loads both (the gallery's row of `make bench`); heif-enc with the x265 plugin makes
 # the 48-megapixel HEICs of the thumbnail rows, from bookworm-backports like libheif.
 BENCH_BACKPORTS_PACKAGES = libheif-examples libheif-plugin-x265
-BENCH_PACKAGES = nginx wrk libvips-tools curl
+# photosort (PyPI, the save rows' peer) runs in a venv under .build and reads EXIF with exiftool.
+BENCH_PACKAGES = nginx wrk libvips-tools curl python3-venv libimage-exiftool-perl
+BENCH_VENV = .build/bench-venv
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
@@ -77,6 +79,9 @@ bench-deps: deps
 		echo "Installing from bookworm-backports for the benchmark: $$missing"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports $$missing; \
 	fi
+	@# photosort 2021.1.4 (its newest) calls ExifTool.start(), which PyExifTool 0.5 no longer has.
+	@[ -x $(BENCH_VENV)/bin/photosort ] || { python3 -m venv $(BENCH_VENV) && \
+		$(BENCH_VENV)/bin/pip install -q photosort==2021.1.4 'pyexiftool<0.5'; }
 
 # photofiler-helper-light and photofiler-helper are the sandboxed processes that
 # parse files (photofiler(1) "Untrusted bytes"): the light one with libmagic and exiv2 only,
@@ -102,8 +107,9 @@ test: deps lint
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # each at 5,000 and 10,000 files (bench-results/burst-5000/latest.md and
 # bench-results/latest.md, with .json and latency.svg). BENCH_ARGS="--files 2000" for a short run.
-# Then thumbnails against vipsthumbnail, and the gallery against nginx and in chromium
-# on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
+# Then thumbnails against vipsthumbnail; `save` of 2,000 JPEGs with the desktop cache on
+# and off against photosort, and a burst's thumbnails (bench-results/save.md; FILES=N for
+# another count); and the gallery against nginx and in chromium on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
 GALLERY_ASSETS ?= 100000
 bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product photofiler
@@ -113,6 +119,7 @@ bench: bench-deps
 	.build/release/photofiler-bench --files 5000 --out bench-results/burst-5000 $(BENCH_ARGS)
 	.build/release/photofiler-bench $(BENCH_ARGS)
 	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
+	PHOTOSORT=$(BENCH_VENV)/bin/photosort Benchmarks/save.sh .build/release/photofiler bench-results/save.md
 	ASSETS=$(GALLERY_ASSETS) Benchmarks/gallery.sh .build/release/photofiler .build/release/photofiler-bench bench-results/gallery.md
 
 # The README's contact sheet: the corpus filed into a scratch library, its own 256 px

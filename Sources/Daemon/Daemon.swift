@@ -123,6 +123,8 @@ public final class Daemon: @unchecked Sendable {
                 self.queue.async { @Sendable [unowned self] in self.stop() }
             case .reload:
                 self.queue.async { @Sendable [unowned self] in self.reload() }
+            case .thumbnails:
+                self.queue.async { @Sendable [unowned self] in self.thumbnails?.rescan() }
             }
         }
         inspector = try FileInspector(layout: library.layout)

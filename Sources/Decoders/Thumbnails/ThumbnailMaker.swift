@@ -33,7 +33,9 @@ package struct ThumbnailMaker {
             decoded = try CameraPreview.decode(fd, size: size, edge: edge, orientation: orientation)
         }
         var scaled: [Int: VipsImageHandle] = [:]
-        return try request.renditions.map { (rendition) throws(ThumbnailFailure) in
+        // A picture smaller than two sizes is the same picture at both: encoded once.
+        var encoded: [Int: [UInt8]] = [:]
+        return try request.renditions.enumerated().map { (index, rendition) throws(ThumbnailFailure) in
             let picture: VipsImageHandle
             if let known = scaled[rendition.edge] {
                 picture = known
@@ -41,9 +43,17 @@ package struct ThumbnailMaker {
                 picture = try Self.fit(decoded, edge: rendition.edge)
                 scaled[rendition.edge] = picture
             }
-            return EncodedThumbnail(
-                width: picture.width, height: picture.height,
-                bytes: try ThumbnailEncoder.encode(picture, rendition))
+            let same = request.renditions[..<index].firstIndex {
+                $0.encoding == rendition.encoding && scaled[$0.edge] === picture
+            }
+            let bytes: [UInt8]
+            if let same, let known = encoded[same] {
+                bytes = known
+            } else {
+                bytes = try ThumbnailEncoder.encode(picture, rendition)
+            }
+            encoded[index] = bytes
+            return EncodedThumbnail(width: picture.width, height: picture.height, bytes: bytes)
         }
     }
 

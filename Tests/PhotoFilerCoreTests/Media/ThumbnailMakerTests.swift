@@ -131,6 +131,36 @@ struct ThumbnailMakerTests {
         #expect(png.strings["png-comment-1-Thumb::MTime"] == "12")
     }
 
+    /// The desktop's entries of one size are one PNG with each path's text chunks
+    /// put in (their CRCs are checked as libvips reads them back).
+    @Test func aPNGEncodedOnceTakesEachPathsText() throws {
+        let (_, made) = try Self.make(
+            "Landscape_6.jpg", [ThumbnailRendition(edge: 256, encoding: .png(text: []))])
+        let png = try #require(PNGWithoutText(made[0].bytes))
+        for uri in ["file:///Roll/a.jpg", "file:///Albums/Camera/a.jpg"] {
+            let bytes = png.with([
+                PNGText(key: "Thumb::URI", value: uri), PNGText(key: "Thumb::Size", value: "7"),
+            ])
+            let decoded = try DecodedPicture(
+                bytes, metadata: ["png-comment-0-Thumb::URI", "png-comment-1-Thumb::Size"])
+            #expect((decoded.width, decoded.height, decoded.bands) == (256, 171, 4))
+            #expect(decoded.strings["png-comment-0-Thumb::URI"] == uri)
+            #expect(decoded.strings["png-comment-1-Thumb::Size"] == "7")
+        }
+        #expect(PNGWithoutText(Array(made[0].bytes.dropFirst())) == nil)
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
+    /// A picture smaller than two sizes is the same picture at both: encoded once.
+    @Test func sizesBeyondThePictureShareOneEncoding() throws {
+        let png = ThumbnailRendition.Encoding.png(text: [])
+        let (_, made) = try Self.make(
+            "throbber.gif",
+            [ThumbnailRendition(edge: 512, encoding: png), ThumbnailRendition(edge: 1024, encoding: png)])
+        #expect((made[0].width, made[0].height) == (32, 32))
+        #expect(made[0].bytes == made[1].bytes)
+    }
+
     @Test func anAnimationGivesItsFirstFrame() throws {
         let frame = try Self.grid("throbber.gif")
         #expect((frame.width, frame.height) == (32, 32))
