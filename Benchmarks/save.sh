@@ -10,9 +10,9 @@ photofiler=$(realpath "${1:-.build/release/photofiler}")
 out=${2:-bench-results/save.md}
 photosort=$(realpath "${PHOTOSORT:-.build/bench-venv/bin/photosort}")
 files=${FILES:-2000}
-# Desktop PNGs an asset: `large` for its roll file and its album entry (8 for a build
+# Desktop PNGs an asset: `normal` and `large` for its roll file and its album entry (8 for a build
 # that wrote all four sizes).
-pngs=$((files * ${PNGS_PER_ASSET:-2}))
+pngs=$((files * ${PNGS_PER_ASSET:-4}))
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2> /dev/null || true; rm -rf "$work"' EXIT
 cores=$(nproc)

@@ -44,11 +44,14 @@ extension Context {
     }
 
     /// Tells a daemon watching the library that assets are waiting for thumbnails;
-    /// false when there is none (or it could not be told: they are made here).
+    /// false when there is none (or it could not be told: they are made here). Only a
+    /// daemon of this version, by the state it publishes, is told: SIGUSR1 would end
+    /// one from before the signal was its own (a package upgraded under it).
     private func handToDaemon(_ count: Int, _ library: PhotoLibrary) -> Bool {
-        guard case .running(let pid?) = try? DaemonProbe.probe(library: library.layout.root) else {
-            return false
-        }
+        guard case .running(let pid?) = try? DaemonProbe.probe(library: library.layout.root),
+            let state = DaemonState.read(in: library.layout), state.pid == pid,
+            state.version == PhotoFilerVersion.current
+        else { return false }
         do {
             try Sys.sendSignal(SIGUSR1, to: pid)
         } catch {

@@ -21,6 +21,10 @@ public struct DesktopThumbnailCache: Sendable {
             case .xxLarge: return "xx-large"
             }
         }
+
+        /// `normal` and `large` are what a screen at scale 1 shows (GNOME Files, Dolphin
+        /// and Thunar): written whether or not their folders are there yet.
+        var isAlwaysWritten: Bool { self == .normal || self == .large }
     }
 
     /// `$XDG_CACHE_HOME/thumbnails`.
@@ -34,12 +38,14 @@ public struct DesktopThumbnailCache: Sendable {
     /// size times the screen's pixel ratio (`normal` up to 128 px icons, `large` up to
     /// 256 px, its largest, at a ratio of 1), and makes `normal/` and `large/` at its
     /// first thumbnail, `x-large/` and `xx-large/` only on a screen whose ratio is above 1.
-    /// So `large` always, and each other size once its folder is there: a file manager
-    /// that reads it has made it. Each PNG is most of the cost of an entry (zlib).
+    /// So `normal` and `large` always (Thunar reads `normal` too, and a user of either
+    /// file manager at scale 1 may open the library before it has made its folder), and
+    /// the larger sizes once their folder is there: a file manager that reads them has
+    /// made it. Each PNG is most of the cost of an entry (zlib).
     func wantedSizes() -> [Size] {
         Size.allCases.filter { size in
             // A folder that cannot be looked at is not asked for: nothing is written there.
-            size == .large || (try? Sys.statusIfExists(root.appending(size.folderName))) != nil
+            size.isAlwaysWritten || (try? Sys.statusIfExists(root.appending(size.folderName))) != nil
         }
     }
 

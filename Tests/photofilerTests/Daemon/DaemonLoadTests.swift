@@ -123,12 +123,13 @@ import Testing
         #expect(
             daemon.waitForMessage(timeout: 20) { $0.hasPrefix("STATUS=50 filed, 0 pending") },
             "\(daemon.messages)")
-        // And their thumbnails made (two sizes each; four desktop sizes for the roll file and the entry).
+        // And their thumbnails made (two sizes each; the desktop's `normal` and `large` for the
+        // roll file and the entry).
         let thumbnails = scene.library.appending(".photofiler/thumbnails")
         let desktop = daemon.process.outputFolder.file("cache")
         #expect(
             waitUntil(timeout: 60) {
-                regularFiles(under: thumbnails).count == 100 && regularFiles(under: desktop).count == 400
+                regularFiles(under: thumbnails).count == 100 && regularFiles(under: desktop).count == 200
             }, "\(daemon.log)")
 
         // Dispatch retires a worker thread it no longer needs a few seconds after the

@@ -20,11 +20,11 @@ struct DaemonThumbnailTests {
             try Sys.rename(scene.staging.appending(file), to: inbox.appending(file))
         }
         let thumbnails = scene.library.appending(".photofiler/thumbnails")
-        // Two sizes per asset; the desktop's `large` (no file manager has asked for
-        // another size here) for each of the roll file and the album entry.
+        // Two sizes per asset; the desktop's `normal` and `large` (no file manager has
+        // asked for a larger size here) for each of the roll file and the album entry.
         #expect(
             waitUntil(timeout: 60) {
-                regularFiles(under: thumbnails).count == 6 && regularFiles(under: cache).count == 6
+                regularFiles(under: thumbnails).count == 6 && regularFiles(under: cache).count == 12
             }, "\(regularFiles(under: thumbnails)) \(daemon.log)")
         #expect(daemon.terminate() == 0)
 
@@ -58,7 +58,7 @@ struct DaemonThumbnailTests {
         let thumbnails = scene.library.appending(".photofiler/thumbnails")
         #expect(
             waitUntil(timeout: 60) {
-                regularFiles(under: thumbnails).count == 2 && regularFiles(under: cache).count == 2
+                regularFiles(under: thumbnails).count == 2 && regularFiles(under: cache).count == 4
             }, "\(regularFiles(under: cache)) \(daemon.log)")
         #expect(daemon.terminate() == 0)
     }
