@@ -15,4 +15,8 @@ public enum Fixtures {
 
     /// One corpus file by its MANIFEST name (`bad/x.jpg` for the broken ones).
     public static func corpus(_ file: String) -> BytePath { corpus.appending(file) }
+
+    /// Phone-shaped videos made by `videos/make-videos.sh`, each described in `videos/MANIFEST.tsv`.
+    public static let videos: BytePath = root.appending("videos")
+    public static func video(_ file: String) -> BytePath { videos.appending(file) }
 }
