@@ -14,7 +14,9 @@ import PhotoFilerSystem
 // lockdown, so that a crash shows where it is.
 // It also runs the two hand-written walkers of Live Photos: the Apple MakerNote
 // IFD and Samsung's SEF trailer (the MakerNote signature is put in front of the
-// bytes so that mutations reach the IFD walk).
+// bytes so that mutations reach the IFD walk), and the daemon's end-marker scan
+// (EndMarkerScan, run on strangers' bytes while hashing; its seeds are the cut and
+// appended files of Tests/Fixtures/fuzz-seeds/end-markers).
 //
 // libFuzzer build (coverage of the Swift code; -DFUZZING swaps in its driver):
 //   swift build -c debug --scratch-path .build/fuzz --product photofiler-fuzz \
@@ -66,12 +68,37 @@ final class FuzzHarness {
                 in: block,
                 header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
         }
+        endMarkers(input)
         // Dates: the first 64 bytes as a file name, the same bytes as EXIF text.
         let prefix = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }
         _ = CaptureDates.fromFileName(BytePath(bytes: prefix))
         let text = String(decoding: bytes.prefix(40), as: UTF8.self)
         let split = text.split(separator: "|", maxSplits: 1)
         _ = CaptureDates.fromExif(String(split.first ?? ""), offset: split.count > 1 ? String(split[1]) : nil)
+    }
+
+    /// The end-marker scans over the bytes in one piece and in the uneven pieces a hash
+    /// pass may read: the answer must not depend on where the reads fall.
+    func endMarkers(_ input: [UInt8]) {
+        var whole = EndMarkerScans.anyType
+        var pieces = EndMarkerScans.anyType
+        input.withUnsafeBytes { bytes in
+            whole.consume(bytes)
+            var start = 0
+            var length = 1
+            while start < bytes.count {
+                let end = min(bytes.count, start + length)
+                pieces.consume(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+                length = length * 3 % 8191 + 1
+            }
+        }
+        for type in ["image/jpeg", "image/png", "image/gif"] {
+            let path = BytePath("fuzz-input")
+            let wholeEnds = (try? whole.verify(mimeType: type, path: path)) != nil
+            let piecesEnd = (try? pieces.verify(mimeType: type, path: path)) != nil
+            precondition(wholeEnds == piecesEnd, "the \(type) end scan depends on how the bytes are read")
+        }
     }
 
     /// Removes the scratch folder (a top-level instance is never deinitialised).
