@@ -9,7 +9,8 @@
 #  2. `photofiler-fuzz --replay` of the fuzzer's inputs and of every fixture, then
 #     mutations of the end-marker seeds (the daemon's EndMarkerScan) and of the
 #     fuzzer's inputs.
-# Any sanitizer report, or a helper that dies, fails the step; the reports are
+# Any sanitizer report, a helper that dies or a fuzz run that outlasts its timeout
+# (a decoder in a loop) fails the step; the reports are
 # printed with the module and offset of each frame (a sandboxed helper cannot run
 # llvm-symbolizer: `llvm-symbolizer --obj=MODULE OFFSET` names them).
 # Debian's C libraries are not instrumented: ASan sees their heap through its
@@ -23,6 +24,8 @@ trap 'rm -rf "$work"' EXIT
 # RLIMIT_AS does in the shipped helpers (the sanitizers' shadow rules that limit out).
 export ASAN_OPTIONS=detect_leaks=0:symbolize=0:halt_on_error=1:allocator_may_return_null=1:max_allocation_size_mb=1024
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:symbolize=0
+# The Swift runtime's backtracer would wait on a crashed process; the sanitizers print the stack.
+export SWIFT_BACKTRACE=enable=no
 started=$(date +%s)
 find Tests/Fixtures -type f ! -name '*.sh' ! -name '*.md' ! -name '*.tsv' ! -name '*.txt' ! -name '*.c' \
 	| sort > "$work/fixtures"
@@ -35,9 +38,9 @@ tr '\n' '\0' < "$work/fixtures" | xargs -0 "$build/photofiler" save --library "$
 	> /dev/null 2> "$work/save.log" || saved=$?
 [ "$saved" = 0 ] || [ "$saved" = 123 ] || status=$saved
 { cat "$work/fixtures"; find "$fuzz_inputs" -type f; } | tr '\n' '\0' \
-	| xargs -0 "$build/photofiler-fuzz" --replay > "$work/fuzz.log" 2>&1 || status=$?
+	| xargs -0 timeout 600 "$build/photofiler-fuzz" --replay > "$work/fuzz.log" 2>&1 || status=$?
 find "$seeds" "$fuzz_inputs" -type f ! -name '*.sh' | sort | tr '\n' '\0' \
-	| xargs -0 "$build/photofiler-fuzz" --iterations "${SANITIZE_ITERATIONS:-100}" >> "$work/fuzz.log" 2>&1 \
+	| xargs -0 timeout 900 "$build/photofiler-fuzz" --iterations "${SANITIZE_ITERATIONS:-20}" >> "$work/fuzz.log" 2>&1 \
 	|| status=$?
 files=$(wc -l < "$work/fixtures")
 inputs=$(awk '/^photofiler-fuzz: [0-9]+ input/ { sum += $2 } END { print sum + 0 }' "$work/fuzz.log")

@@ -9,7 +9,8 @@ import PhotoFilerSystem
 
 // photofiler-fuzz: feeds arbitrary bytes to the helper's entry point, the one
 // place strangers' bytes are parsed (`HelperServer.answer`: type sniffer,
-// completeness check, exiv2/libvips/libavformat metadata), and to the
+// completeness check, exiv2/libvips/libavformat metadata, the thumbnails' image
+// and video decoders), and to the
 // capture-date parsers. It runs the helper's code in process, without the
 // lockdown, so that a crash shows where it is.
 // It also runs the two hand-written walkers of Live Photos: the Apple MakerNote
@@ -50,6 +51,7 @@ final class FuzzHarness {
                 let request = HelperRequest.inspect(
                     id: UInt32(truncatingIfNeeded: counter), path: path, size: Int64(bytes.count))
                 _ = server.answer(request.encoded, descriptor: fd)
+                thumbnails(of: fd, path: path, size: Int64(bytes.count))
                 fd.close()
             }
             try? Sys.unlink(path)
@@ -75,6 +77,25 @@ final class FuzzHarness {
         let text = String(decoding: bytes.prefix(40), as: UTF8.self)
         let split = text.split(separator: "|", maxSplits: 1)
         _ = CaptureDates.fromExif(String(split.first ?? ""), offset: split.count > 1 ? String(split[1]) : nil)
+    }
+
+    /// The thumbnail decoders on the same file (libvips and libheif as an image,
+    /// libavformat, libavcodec and libswscale as a video turned a quarter more each
+    /// time), as `save` asks the helper, into a scratch output file.
+    func thumbnails(of fd: FileDescriptor, path: BytePath, size: Int64) {
+        let output = folder.appending("thumbnail")
+        try? Sys.unlinkIfPresent(output)
+        guard let out = try? Sys.createExclusive(output) else { return }
+        defer {
+            out.close()
+            try? Sys.unlink(output)
+        }
+        for source in [ThumbnailRequest.Source.image, .video(rotation: counter % 4 * 90)] {
+            let request = HelperRequest.thumbnail(
+                id: UInt32(truncatingIfNeeded: counter), path: path, size: size,
+                request: ThumbnailRequest(source: source, renditions: [.jpeg(256), .jpeg(1024)]))
+            _ = server.answer(request.encoded, descriptor: fd, output: out)
+        }
     }
 
     /// The end-marker scans over the bytes in one piece and in the uneven pieces a hash
