@@ -39,7 +39,7 @@ BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.source
 BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d \
 	libheif-examples libheif-plugin-x265 libheif-plugin-aomenc
 
-.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format lint clean
+.PHONY: deps bench-deps build release run demo test sanitize bench contact-sheet man install deb uninstall format lint clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -103,6 +103,18 @@ test: deps lint
 	/usr/bin/python3 Tests/Browser/gallery_browser_test.py
 	# Mounts and sysctls: on their own, after the rest (they need root; skipped otherwise).
 	$(SWIFT) test --skip-build --filter SystemFaultTests
+	$(MAKE) sanitize
+
+# The helpers' decoding paths under AddressSanitizer (Swift, C, C++) and
+# UndefinedBehaviorSanitizer (C and C++: swiftc has no -sanitize=undefined on Linux;
+# its vptr check needs a C++ runtime swiftc does not link) over every fixture and
+# the fuzz seeds (Tests/sanitize.sh); any report fails. PHOTOFILER_SANITIZERS lets
+# the helpers' sandbox admit the sanitizer runtime (Sources/Helper/SyscallFilter.swift).
+SANITIZE = --scratch-path .build/sanitize --sanitize=address -Xswiftc -DPHOTOFILER_SANITIZERS \
+	-Xcc -fsanitize=undefined -Xcc -fno-sanitize=vptr -Xcxx -fsanitize=undefined -Xcxx -fno-sanitize=vptr
+sanitize: deps
+	$(SWIFT) build $(SANITIZE)
+	Tests/sanitize.sh .build/sanitize/debug
 
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # each at 5,000 and 10,000 files (bench-results/burst-5000/latest.md and

@@ -12,7 +12,13 @@ import PhotoFilerSystem
 enum Lockdown {
     static func apply(socket: FileDescriptor) throws(LockdownError) {
         try closeEverythingBut(socket)
-        try limit(RLIMIT_AS, HelperLimits.addressSpace, "RLIMIT_AS")
+        #if PHOTOFILER_SANITIZERS
+            // AddressSanitizer reserves terabytes of address space for its shadow at
+            // start: under RLIMIT_AS its next mapping fails. Its own allocator bounds
+            // a bomb instead (`max_allocation_size_mb` in ASAN_OPTIONS: make sanitize).
+        #else
+            try limit(RLIMIT_AS, HelperLimits.addressSpace, "RLIMIT_AS")
+        #endif
         // SIGXCPU at the soft limit, SIGKILL at the hard one.
         try limit(RLIMIT_CPU, HelperLimits.cpuSeconds, "RLIMIT_CPU", hard: HelperLimits.cpuSeconds + 5)
         // No core file of strangers' bytes; the only file written is a thumbnail's

@@ -69,7 +69,13 @@ public final class HelperPool: @unchecked Sendable {
     private var idleTimer: DispatchSourceTimer?
     private var executables: [HelperKind: BytePath] = [:]
     private var stopped = false
-    private let libraryLog = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// The sink in a struct: a bare function value read out of a Mutex gained two
+    /// reabstraction thunks for good at every read, so the daemon's log call grew one
+    /// level deeper with each file read (see MediaLibraryLog).
+    private struct LibraryLog: Sendable {
+        var sink: (@Sendable (String) -> Void)?
+    }
+    private let libraryLog = Mutex(LibraryLog())
 
     package init(settings: Settings) {
         self.settings = settings
@@ -77,13 +83,13 @@ public final class HelperPool: @unchecked Sendable {
 
     /// Where the helpers' C libraries' messages go (debug detail); nil drops them.
     public func setLibraryLog(_ sink: (@Sendable (String) -> Void)?) {
-        libraryLog.withLock { $0 = sink }
+        libraryLog.withLock { $0.sink = sink }
     }
 
     /// Asks the helpers what each file is; the answers come in order. Each `fd`
     /// stays open until `wait()` returns.
     public func inspect(_ files: [MediaFile]) -> PendingReads {
-        let reads = PendingReads(paths: files.map(\.path), libraryLog: libraryLog.withLock { $0 })
+        let reads = PendingReads(paths: files.map(\.path), libraryLog: libraryLog.withLock { $0 }.sink)
         let jobs = files.enumerated().map { index, file in
             Job(kind: .inspect, file: file, probePath: nil, reads: reads, index: index)
         }
@@ -102,7 +108,7 @@ public final class HelperPool: @unchecked Sendable {
     package func thumbnails(_ file: MediaFile, _ request: ThumbnailRequest, into output: FileDescriptor)
         -> Result<ThumbnailLayout, ThumbnailFailure>
     {
-        let reads = PendingReads(paths: [file.path], libraryLog: libraryLog.withLock { $0 })
+        let reads = PendingReads(paths: [file.path], libraryLog: libraryLog.withLock { $0 }.sink)
         let job = Job(kind: .thumbnail, file: file, probePath: nil, reads: reads, index: 0)
         job.thumbnail = (request, output)
         queue.async { [self] in submit([job]) }

@@ -9,12 +9,15 @@ import PhotoFilerSystem
 
 // photofiler-fuzz: feeds arbitrary bytes to the helper's entry point, the one
 // place strangers' bytes are parsed (`HelperServer.answer`: type sniffer,
-// completeness check, exiv2/libvips/libavformat metadata), and to the
+// completeness check, exiv2/libvips/libavformat metadata, the thumbnails' image
+// and video decoders), and to the
 // capture-date parsers. It runs the helper's code in process, without the
 // lockdown, so that a crash shows where it is.
 // It also runs the two hand-written walkers of Live Photos: the Apple MakerNote
 // IFD and Samsung's SEF trailer (the MakerNote signature is put in front of the
-// bytes so that mutations reach the IFD walk).
+// bytes so that mutations reach the IFD walk), and the daemon's end-marker scan
+// (EndMarkerScan, run on strangers' bytes while hashing; its seeds are the cut and
+// appended files of Tests/Fixtures/fuzz-seeds/end-markers).
 //
 // libFuzzer build (coverage of the Swift code; -DFUZZING swaps in its driver):
 //   swift build -c debug --scratch-path .build/fuzz --product photofiler-fuzz \
@@ -48,6 +51,7 @@ final class FuzzHarness {
                 let request = HelperRequest.inspect(
                     id: UInt32(truncatingIfNeeded: counter), path: path, size: Int64(bytes.count))
                 _ = server.answer(request.encoded, descriptor: fd)
+                thumbnails(of: fd, path: path, size: Int64(bytes.count))
                 fd.close()
             }
             try? Sys.unlink(path)
@@ -66,12 +70,56 @@ final class FuzzHarness {
                 in: block,
                 header: Array(input[start..<min(input.count, start + MotionPhoto.samsungHeaderSize)]))
         }
+        endMarkers(input)
         // Dates: the first 64 bytes as a file name, the same bytes as EXIF text.
         let prefix = Array(bytes.prefix(64)).filter { $0 != 0 && $0 != UInt8(ascii: "/") }
         _ = CaptureDates.fromFileName(BytePath(bytes: prefix))
         let text = String(decoding: bytes.prefix(40), as: UTF8.self)
         let split = text.split(separator: "|", maxSplits: 1)
         _ = CaptureDates.fromExif(String(split.first ?? ""), offset: split.count > 1 ? String(split[1]) : nil)
+    }
+
+    /// The thumbnail decoders on the same file (libvips and libheif as an image,
+    /// libavformat, libavcodec and libswscale as a video turned a quarter more each
+    /// time), as `save` asks the helper, into a scratch output file.
+    func thumbnails(of fd: FileDescriptor, path: BytePath, size: Int64) {
+        let output = folder.appending("thumbnail")
+        try? Sys.unlinkIfPresent(output)
+        guard let out = try? Sys.createExclusive(output) else { return }
+        defer {
+            out.close()
+            try? Sys.unlink(output)
+        }
+        for source in [ThumbnailRequest.Source.image, .video(rotation: counter % 4 * 90)] {
+            let request = HelperRequest.thumbnail(
+                id: UInt32(truncatingIfNeeded: counter), path: path, size: size,
+                request: ThumbnailRequest(source: source, renditions: [.jpeg(256), .jpeg(1024)]))
+            _ = server.answer(request.encoded, descriptor: fd, output: out)
+        }
+    }
+
+    /// The end-marker scans over the bytes in one piece and in the uneven pieces a hash
+    /// pass may read: the answer must not depend on where the reads fall.
+    func endMarkers(_ input: [UInt8]) {
+        var whole = EndMarkerScans.anyType
+        var pieces = EndMarkerScans.anyType
+        input.withUnsafeBytes { bytes in
+            whole.consume(bytes)
+            var start = 0
+            var length = 1
+            while start < bytes.count {
+                let end = min(bytes.count, start + length)
+                pieces.consume(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+                length = length * 3 % 8191 + 1
+            }
+        }
+        for type in ["image/jpeg", "image/png", "image/gif"] {
+            let path = BytePath("fuzz-input")
+            let wholeEnds = (try? whole.verify(mimeType: type, path: path)) != nil
+            let piecesEnd = (try? pieces.verify(mimeType: type, path: path)) != nil
+            precondition(wholeEnds == piecesEnd, "the \(type) end scan depends on how the bytes are read")
+        }
     }
 
     /// Removes the scratch folder (a top-level instance is never deinitialised).

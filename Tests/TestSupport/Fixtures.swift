@@ -23,4 +23,8 @@ public enum Fixtures {
 
     /// One file of `phones` by its MANIFEST name.
     public static func phones(_ file: String) -> BytePath { phones.appending(file) }
+
+    /// Phone-shaped videos made by `videos/make-videos.sh`, each described in `videos/MANIFEST.tsv`.
+    public static let videos: BytePath = root.appending("videos")
+    public static func video(_ file: String) -> BytePath { videos.appending(file) }
 }

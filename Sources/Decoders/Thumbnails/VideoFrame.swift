@@ -148,33 +148,44 @@ enum VideoFrame {
                 AV_PIX_FMT_RGB24, SWS_AREA, nil, nil, nil)
         else { throw ThumbnailFailure("libswscale cannot convert its pixel format") }
         defer { sws_freeContext(scaler) }
-        if frame.pointee.colorspace == AVCOL_SPC_BT709 {
-            // HD video is BT.709; libswscale assumes BT.601 unless told.
-            let fullRange: CInt = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
-            _ = sws_setColorspaceDetails(
-                scaler, sws_getCoefficients(SWS_CS_ITU709), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                0,
-                1 << 16, 1 << 16)
-        }
-        let stride = outWidth * 3
-        var pixels = [UInt8](repeating: 0, count: stride * outHeight)
-        let rows = pixels.withUnsafeMutableBufferPointer { buffer -> CInt in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var destinationStride: [CInt] = [CInt(stride), 0, 0, 0]
-            return withUnsafePointer(to: &frame.pointee.data) { planes in
-                withUnsafePointer(to: &frame.pointee.linesize) { strides in
-                    planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
-                        strides.withMemoryRebound(to: CInt.self, capacity: 8) { sourceStride in
-                            sws_scale(
-                                scaler, source, sourceStride, 0, CInt(height), &destination,
-                                &destinationStride)
-                        }
+        // The matrix the stream declares (BT.709 for HD, BT.2020 for HDR phone video;
+        // libswscale assumes BT.601 unless told), and whether its range is full.
+        let fullRange: CInt = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+        let matrix =
+            frame.pointee.colorspace == AVCOL_SPC_UNSPECIFIED
+            ? SWS_CS_DEFAULT : CInt(frame.pointee.colorspace.rawValue)
+        _ = sws_setColorspaceDetails(
+            scaler, sws_getCoefficients(matrix), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+            1 << 16, 1 << 16)
+        // libswscale's SIMD paths write whole blocks of pixels past the last one of a
+        // row (a width that is not a multiple of 16 overran a tight buffer and broke
+        // the heap): its destination comes from av_image_alloc, whose rows are aligned
+        // and padded as libswscale expects, and only the picture is copied out of it.
+        var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil, nil]
+        var strides: [CInt] = [0, 0, 0, 0]
+        guard av_image_alloc(&planes, &strides, CInt(outWidth), CInt(outHeight), AV_PIX_FMT_RGB24, 64) >= 0,
+            let destination = planes[0]
+        else { throw ThumbnailFailure("out of memory") }
+        defer { av_freep(&planes) }
+        let rows = withUnsafePointer(to: &frame.pointee.data) { data in
+            withUnsafePointer(to: &frame.pointee.linesize) { linesize in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
+                    linesize.withMemoryRebound(to: CInt.self, capacity: 8) { sourceStride in
+                        sws_scale(scaler, source, sourceStride, 0, CInt(height), &planes, &strides)
                     }
                 }
             }
         }
         guard rows == CInt(outHeight) else {
             throw ThumbnailFailure("libswscale could not convert its frame")
+        }
+        let rowBytes = outWidth * 3
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * outHeight) { buffer, count in
+            for row in 0..<outHeight {
+                let from = destination + row * Int(strides[0])
+                (buffer.baseAddress! + row * rowBytes).initialize(from: from, count: rowBytes)
+            }
+            count = rowBytes * outHeight
         }
         let image = pixels.withUnsafeBytes {
             vips_image_new_from_memory_copy(
