@@ -146,7 +146,7 @@ extension Gallery {
             body: .stream(events.open(share: share, lastEventID: request.header("last-event-id"))))
     }
 
-    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`.
+    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`, `…/hidden`.
     private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
         -> HTTPResponse
     {
@@ -196,7 +196,11 @@ extension Gallery {
             let favorite = method == "PUT"
             try catalog.read { try $0.setFavorite(favorite, of: id) }
             return .noContent()
-        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"):
+        case ("PUT", "hidden"), ("DELETE", "hidden"):
+            let hidden = method == "PUT"
+            try catalog.read { try $0.setHidden(hidden, of: id) }
+            return .noContent()
+        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"), (_, "hidden"):
             return .error(405, "\(request.path) does not take \(request.method).")
         default:
             return .error(404, "There is no \(request.path) in the gallery's API.")

@@ -385,6 +385,8 @@ enum GalleryScript {
               const name = album || shared;
               if (asset.deleted) { if (smart !== 'Recently Deleted') return false; }
               else if (smart === 'Recently Deleted') return false;
+              if (asset.hidden) { if (smart !== 'Hidden') return false; }
+              else if (smart === 'Hidden') return false;
               if (name && !smart && !asset.albums.includes(name)) return false;
               if (smart === 'Videos' && asset.mediaType !== 'video') return false;
               if (smart === 'Live Photos' && !asset.subtypes.includes('live')) return false;
@@ -575,7 +577,17 @@ enum GalleryScript {
                   star.textContent = favorite ? '★ Favorite' : '☆ Favorite';
                 } catch (error) { say(String(error)); }
               });
-              actions.append(star);
+              let hidden = asset.hidden;
+              const hide = el('button', { type: 'button', 'data-action': 'hide', 'aria-pressed': String(hidden) }, hidden ? 'Unhide' : 'Hide');
+              hide.addEventListener('click', async () => {
+                try {
+                  await change(hidden ? 'DELETE' : 'PUT', '/api/assets/' + id + '/hidden');
+                  hidden = !hidden;
+                  hide.setAttribute('aria-pressed', String(hidden));
+                  hide.textContent = hidden ? 'Unhide' : 'Hide';
+                } catch (error) { say(String(error)); }
+              });
+              actions.append(star, hide);
             }
             main.replaceChildren(el('figure', { class: 'viewer' }, view), facts, actions);
             escape = () => { if (history.length > 1) history.back(); else location.href = '/'; };
