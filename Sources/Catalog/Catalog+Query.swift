@@ -14,6 +14,8 @@ extension SmartAlbum {
         case .livePhotos: return ("\(shown) AND instr(',' || a.subtypes || ',', ',live,') > 0", [])
         case .animated: return ("\(shown) AND instr(',' || a.subtypes || ',', ',animated,') > 0", [])
         case .screenshots: return ("\(shown) AND instr(',' || a.subtypes || ',', ',screenshot,') > 0", [])
+        case .panoramas, .selfies, .portraits, .bursts, .slomo, .timelapse, .raw:
+            return ("\(shown) AND instr(',' || a.subtypes || ',', ',\(kindSubtype ?? ""),') > 0", [])
         case .recentlyAdded: return ("\(shown) AND a.added_at >= ?", [.real(now - Self.recentWindow)])
         case .favorites: return ("\(shown) AND a.favorite = 1", [])
         case .hidden: return ("a.deleted_at IS NULL AND a.hidden = 1", [])
@@ -21,6 +23,24 @@ extension SmartAlbum {
         // A hidden one stays out of sight here too; `restore ID` still brings it back.
         case .recentlyDeleted:
             return ("a.deleted_at IS NOT NULL AND a.trash_path IS NOT NULL AND a.hidden = 0", [])
+        }
+    }
+}
+
+extension SmartAlbum {
+    /// The subtype that puts an asset in this album, for the albums of a kind of picture.
+    public var kindSubtype: String? {
+        switch self {
+        case .panoramas: return "panorama"
+        case .selfies: return "selfie"
+        case .portraits: return "portrait"
+        case .bursts: return "burst"
+        case .slomo: return "slomo"
+        case .timelapse: return "timelapse"
+        case .raw: return "raw"
+        case .videos, .livePhotos, .animated, .screenshots, .recentlyAdded, .favorites, .hidden,
+            .recentlyDeleted:
+            return nil
         }
     }
 }

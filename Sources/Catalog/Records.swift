@@ -113,12 +113,20 @@ public struct MembershipRecord: Sendable, Equatable {
     public var isActive: Bool { removedAt == nil }
 }
 
-/// The albums the catalog computes rather than stores.
+/// The albums the catalog computes rather than stores, in the order a phone lists
+/// its media types (`albums` lists each, even when empty).
 public enum SmartAlbum: String, Sendable, CaseIterable {
     case videos = "Videos"
     case livePhotos = "Live Photos"
     case animated = "Animated"
     case screenshots = "Screenshots"
+    case panoramas = "Panoramas"
+    case selfies = "Selfies"
+    case portraits = "Portraits"
+    case bursts = "Bursts"
+    case slomo = "Slo-mo"
+    case timelapse = "Time-lapse"
+    case raw = "RAW"
     case recentlyAdded = "Recently Added"
     case favorites = "Favorites"
     case hidden = "Hidden"

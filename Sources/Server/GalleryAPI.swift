@@ -273,7 +273,13 @@ extension Gallery {
         case "image": query.mediaType = .image
         case "video": query.mediaType = .video
         case "live": query.refinements.subtype = "live"
-        case let other?: throw BadParameter(message: "media is image, video or live, not '\(other)'.")
+        // The filter row's kinds of pictures: each one a smart album's subtype.
+        case let kind? where SmartAlbum.allCases.contains { $0.kindSubtype == kind }:
+            query.refinements.subtype = kind
+        case let other?:
+            throw BadParameter(
+                message: "media is image, video, live or a kind (panorama, selfie, portrait, burst, slomo, "
+                    + "timelapse, raw), not '\(other)'.")
         }
         switch request.query["sort"] {
         case nil, "", "added": query.sort = .added

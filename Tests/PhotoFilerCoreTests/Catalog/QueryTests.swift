@@ -101,7 +101,9 @@ private struct Fixture {
         let expected: [String: (Int, AssetID?)] = [
             "Empty": (0, nil), "QQ": (2, 2), "WeChat": (2, 4), "Videos": (1, 2), "Animated": (1, 3),
             "Screenshots": (1, 4), "Recently Added": (3, 4), "Favorites": (1, 2), "Recently Deleted": (1, 5),
-            "Live Photos": (0, nil), "Hidden": (0, nil),
+            "Live Photos": (0, nil), "Hidden": (0, nil), "Panoramas": (0, nil), "Selfies": (0, nil),
+            "Portraits": (0, nil), "Bursts": (0, nil), "Slo-mo": (0, nil), "Time-lapse": (0, nil),
+            "RAW": (0, nil),
         ]
         for summary in summaries {
             let (count, cover) = try #require(expected[summary.name])
@@ -110,6 +112,37 @@ private struct Fixture {
         }
         #expect(summaries.first?.kind == .user(fixture.empty))
         #expect(summaries.last?.kind == .smart(.recentlyDeleted))
+    }
+
+    /// Each kind of picture is a smart album of the assets of its subtype, listed
+    /// in the phone's order between Screenshots and Recently Added.
+    @Test(arguments: [
+        (SmartAlbum.panoramas, "panorama"), (.selfies, "selfie"), (.portraits, "portrait"),
+        (.bursts, "burst"),
+        (.slomo, "slomo"), (.timelapse, "timelapse"), (.raw, "raw"),
+    ])
+    func kindsOfPicturesAreSmartAlbumsOfTheirSubtype(album: SmartAlbum, subtype: String) throws {
+        let fixture = try Fixture()
+        #expect(try fixture.ids(smart: album) == [])
+        _ = try fixture.catalog.insertAsset(
+            sampleAsset(6, addedAt: Fixture.now, createdAt: 1000, subtypes: ["live", subtype]))
+        _ = try fixture.catalog.insertAsset(
+            sampleAsset(7, addedAt: Fixture.now, createdAt: 1000, subtypes: [subtype + "s"]))
+        #expect(try fixture.ids(smart: album) == [6])
+        #expect(album.kindSubtype == subtype)
+        let summary = try fixture.catalog.albumSummaries(now: Fixture.now).first { $0.name == album.rawValue }
+        #expect(summary?.count == 1 && summary?.cover == 6)
+        try fixture.catalog.setHidden(true, of: 6)
+        #expect(try fixture.ids(smart: album) == [])
+    }
+
+    @Test func smartAlbumsComeInThePhonesOrder() {
+        #expect(
+            SmartAlbum.allCases.map(\.rawValue) == [
+                "Videos", "Live Photos", "Animated", "Screenshots", "Panoramas", "Selfies", "Portraits",
+                "Bursts",
+                "Slo-mo", "Time-lapse", "RAW", "Recently Added", "Favorites", "Hidden", "Recently Deleted",
+            ])
     }
 
     @Test func restoringBringsAnAssetBackIntoItsAlbums() throws {
