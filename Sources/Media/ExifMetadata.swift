@@ -35,6 +35,8 @@ package struct ExifMetadata {
     package var contentIdentifier: String?
     /// What the XMP says of a motion photo's video, when it says anything.
     package var motionPhoto: MotionPhoto.Announcement?
+    /// What the tags say of the phone's kinds of pictures.
+    package var kindSignals = PictureKinds.Signals()
 
     /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
     package func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
@@ -78,7 +80,9 @@ package struct ExifMetadata {
         isDNG = Self.tag(tags, "Exif.Image.DNGVersion") != nil
         mimeType = tags.mimeType
         if isTIFF { imageDataEnd = Self.imageDataEnd(tags) }
-        contentIdentifier = Self.appleContentIdentifier(tags)
+        let apple = Self.appleMakerNote(tags)
+        contentIdentifier = apple.contentIdentifier
+        kindSignals = Self.kindSignals(tags, apple: apple)
         motionPhoto = Self.motionPhotoAnnouncement(tags)
     }
 
