@@ -16,23 +16,30 @@ RELEASE = -c release --static-swift-stdlib
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/System/Version.swift)
 # Build and test needs; scdoc makes the man pages, dpkg-dev the package, bash,
 # zsh and fish run the completion tests, and the tests make Live Photo videos
-# (QuickTime keys) and motion photos with ffmpeg.
+# (QuickTime keys) and motion photos with ffmpeg. libvips-tools' `vips` makes the
+# reference thumbnails the differential test holds photofiler's to; exiftool writes
+# EXIF into Tests/Fixtures/phones (its make.sh).
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
-	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg
+	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg \
+	libvips-tools libimage-exiftool-perl
 # The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,
 # wrk loads both (the gallery's row of `make bench`); heif-enc with the x265 plugin makes
 # the 48-megapixel HEICs of the thumbnail rows, from bookworm-backports like libheif.
 BENCH_BACKPORTS_PACKAGES = libheif-examples libheif-plugin-x265
-BENCH_PACKAGES = nginx wrk libvips-tools curl
+# photosort (PyPI, the save rows' peer) runs in a venv under .build and reads EXIF with exiftool.
+BENCH_PACKAGES = nginx wrk libvips-tools curl python3-venv libimage-exiftool-perl
+BENCH_VENV = .build/bench-venv
 MANPAGES = .build/man/photofiler.1 .build/man/photofiler.conf.5
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12's libheif 1.15 cannot open current iPhone HEICs ("bad seek"); 1.19 from
 # Debian's own bookworm-backports suite can, under the same libvips 8.14.
 BACKPORTS_SOURCES = /etc/apt/sources.list.d/photofiler-bookworm-backports.sources
-BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d
+# heif-enc and its HEVC and AV1 encoders make the HEIF fixtures (Tests/Fixtures/phones/make.sh).
+BACKPORTS_PACKAGES = libheif1 libheif-dev libheif-plugin-libde265 libheif-plugin-dav1d \
+	libheif-examples libheif-plugin-x265 libheif-plugin-aomenc
 
-.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format clean
+.PHONY: deps bench-deps build release run demo test bench contact-sheet man install deb uninstall format lint clean
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -72,9 +79,12 @@ bench-deps: deps
 		echo "Installing from bookworm-backports for the benchmark: $$missing"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports $$missing; \
 	fi
+	@# photosort 2021.1.4 (its newest) calls ExifTool.start(), which PyExifTool 0.5 no longer has.
+	@[ -x $(BENCH_VENV)/bin/photosort ] || { python3 -m venv $(BENCH_VENV) && \
+		$(BENCH_VENV)/bin/pip install -q photosort==2021.1.4 'pyexiftool<0.5'; }
 
 # photofiler-helper-light and photofiler-helper are the sandboxed processes that
-# parse files (SPEC "Untrusted bytes"): the light one with libmagic and exiv2 only,
+# parse files (photofiler(1) "Untrusted bytes"): the light one with libmagic and exiv2 only,
 # the other with every decoder. photofiler finds them beside itself or in
 # ../libexec/photofiler/.
 release: deps
@@ -85,7 +95,7 @@ release: deps
 run: release
 	examples/run.sh
 
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	# CatalogBenchmark is a timing, not a test: PHOTOFILER_BENCHMARK=1 swift test --filter CatalogBenchmark.
 	$(SWIFT) test --skip-build --skip SystemFaultTests --skip CatalogBenchmark
@@ -97,8 +107,9 @@ test: deps
 # The benchmark: photofiler against the floor and the inotifywait recipe, one table
 # each at 5,000 and 10,000 files (bench-results/burst-5000/latest.md and
 # bench-results/latest.md, with .json and latency.svg). BENCH_ARGS="--files 2000" for a short run.
-# Then thumbnails against vipsthumbnail, and the gallery against nginx and in chromium
-# on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
+# Then thumbnails against vipsthumbnail; `save` of 2,000 JPEGs with the desktop cache on
+# and off against photosort, and a burst's thumbnails (bench-results/save.md; FILES=N for
+# another count); and the gallery against nginx and in chromium on a 100,000-asset library (bench-results/gallery.md; GALLERY_ASSETS=N for another size).
 GALLERY_ASSETS ?= 100000
 bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product photofiler
@@ -108,6 +119,7 @@ bench: bench-deps
 	.build/release/photofiler-bench --files 5000 --out bench-results/burst-5000 $(BENCH_ARGS)
 	.build/release/photofiler-bench $(BENCH_ARGS)
 	Benchmarks/thumbnails.sh .build/release/photofiler bench-results/thumbnails.md
+	PHOTOSORT=$(BENCH_VENV)/bin/photosort Benchmarks/save.sh .build/release/photofiler bench-results/save.md
 	ASSETS=$(GALLERY_ASSETS) Benchmarks/gallery.sh .build/release/photofiler .build/release/photofiler-bench bench-results/gallery.md
 
 # The README's contact sheet: the corpus filed into a scratch library, its own 256 px
@@ -170,7 +182,11 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photofiler.fish
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+# The committed .swift-format, held by make test: any finding fails it.
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	rm -rf .build photofiler_*.deb

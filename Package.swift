@@ -6,7 +6,8 @@
 // The layers, each a target that imports only what is below it:
 //
 //   photofiler (CLI: parse, call one core function, print)
-//     └─ Daemon    (config; pure state machines and the shell that performs their actions; signals, lock, sd_notify)
+//     └─ Daemon    (config; pure state machines and the shell that performs their actions;
+//          │          signals, lock, sd_notify)
 //          ├─ Filing    (library layout, the one pipeline, lifecycle, reconcile)
 //          │    ├─ Catalog (SQLite)
 //          │    ├─ Sandbox (the helper pool: asks sandboxed helpers what a file is)
@@ -14,7 +15,7 @@
 //          ├─ Watching  (inotify, the debouncer)
 //          └─ GLib      (GKeyFile for the config file, GLib's file URIs; under Filing too)
 //     └─ Server    (the web gallery and picker: libmicrohttpd, pages, API; reads Catalog and Filing)
-//   photofiler-helper-light and photofiler-helper (the sandboxed processes, SPEC "Untrusted bytes")
+//   photofiler-helper-light and photofiler-helper (sandboxed: photofiler(1) "Untrusted bytes")
 //     └─ Helper    (lockdown, seccomp filter, the request loop)
 //          ├─ Media    (sniffing and metadata: libmagic and exiv2 only, what the light one maps)
 //          └─ Sandbox  (the protocol)
@@ -123,7 +124,7 @@ let package = Package(
         .target(
             name: "CBenchFloor", path: "Benchmarks/CBenchFloor",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("crypto")]),
-        // `make bench`: photofiler against the floor and a shell recipe (Benchmarks/README.md).
+        // `make bench`: photofiler against the floor and a shell recipe (docs/benchmarks.md).
         .executableTarget(
             name: "photofiler-bench",
             dependencies: [

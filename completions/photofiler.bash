@@ -20,7 +20,7 @@ _photofiler() {
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --library | --config | --album | --inbox | --link | --settle | --rescan | --media | --sort | --limit | --listen | --token | --expires | --revoke) ((i++)) ;;
+            --library | --config | --album | --inbox | --link | --settle | --rescan | --media | --sort | --limit | --listen | --token | --expires | --revoke | --connections | --connections-per-address | --head-timeout | --streams-per-address | --streams-per-share) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]} && break ;;
         esac
@@ -36,7 +36,7 @@ _photofiler() {
             mapfile -t COMPREPLY < <(compgen -W "$kinds" -- "$cur") && return
             ;;
         --sort) mapfile -t COMPREPLY < <(compgen -W "added created" -- "$cur") && return ;;
-        --inbox | --settle | --rescan | --limit | --listen | --token | --expires | --revoke) return ;;
+        --inbox | --settle | --rescan | --limit | --listen | --token | --expires | --revoke | --connections | --connections-per-address | --head-timeout | --streams-per-address | --streams-per-share) return ;;
         --album)
             local name
             while IFS= read -r name; do
@@ -58,7 +58,7 @@ _photofiler() {
         check) flags="--repair --quiet" ;;
         thumb) flags="--size --all -o" ;;
         export) flags="--video -o" ;;
-        serve) flags="--listen --token" ;;
+        serve) flags="--listen --token --connections --connections-per-address --head-timeout --streams-per-address --streams-per-share" ;;
         pick) flags="--media --limit --album" ;;
         share) flags="--expires --listen --list --revoke" ;;
         help)

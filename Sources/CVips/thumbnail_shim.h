@@ -10,13 +10,26 @@
 /// (CMYK through libvips' built-in profile when the file has none). With
 /// `through_profile`, the file's embedded ICC profile converts it to sRGB; that
 /// costs an lcms transform (about 40 ms a picture here), so the caller asks for it
-/// only when the file has a profile.
+/// only when the file has a profile. A decoder's error on the pixels (a PNG whose
+/// data is no zlib stream) fails the call: libvips would otherwise fill the rest
+/// with grey and say nothing. libvips 8.14's thumbnail does not hand its own
+/// `fail_on` to the loader of a source or a buffer: the loader's options do.
 static inline int photofiler_vips_thumbnail_source(VipsSource *source, VipsImage **out, int edge,
                                                    int through_profile) {
     if (through_profile)
         return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN,
-                                     "export_profile", "srgb", NULL);
-    return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
+                                     "export_profile", "srgb", "option_string", "fail_on=error", NULL);
+    return vips_thumbnail_source(source, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, "option_string",
+                                 "fail_on=error", NULL);
+}
+
+/// A TIFF's first page, its main image (not a SubIFD), with the same strictness:
+/// libvips 8.14's thumbnail takes a TIFF whose later pages or SubIFDs are smaller
+/// for a pyramid and decodes the smallest one that it finds large enough, even when
+/// none is, so a TIFF is loaded here and thumbnailed as a picture in memory.
+static inline VipsImage *photofiler_vips_open_first_page(VipsSource *source) {
+    return vips_image_new_from_source(source, "", "page", 0, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                      VIPS_FAIL_ON_ERROR, NULL);
 }
 
 /// Opens a picture's header from `source` (no pixels are decoded).
@@ -27,7 +40,7 @@ static inline VipsImage *photofiler_vips_open_source(VipsSource *source) {
 /// As above, from bytes in memory (a camera file's embedded preview).
 static inline int photofiler_vips_thumbnail_buffer(void *bytes, size_t count, VipsImage **out, int edge) {
     return vips_thumbnail_buffer(bytes, count, out, edge, "height", edge, "size", VIPS_SIZE_DOWN,
-                                 "export_profile", "srgb", NULL);
+                                 "export_profile", "srgb", "option_string", "fail_on=error", NULL);
 }
 
 /// A smaller rendition of an already small picture: scaled by `scale` (< 1).
@@ -38,6 +51,11 @@ static inline int photofiler_vips_resize(VipsImage *in, VipsImage **out, double 
 /// Turns a picture by `angle` (a video's display rotation).
 static inline int photofiler_vips_rot(VipsImage *in, VipsImage **out, VipsAngle angle) {
     return vips_rot(in, out, angle, NULL);
+}
+
+/// Mirrors a picture (a HEIF grid's `imir`): HORIZONTAL swaps left and right.
+static inline int photofiler_vips_flip(VipsImage *in, VipsImage **out, VipsDirection direction) {
+    return vips_flip(in, out, direction, NULL);
 }
 
 /// Applies the `orientation` metadata field, as a viewer would (a camera
@@ -64,8 +82,11 @@ static inline int photofiler_vips_jpegsave_buffer(VipsImage *in, void **bytes, s
 /// A PNG at zlib level `compression`. Not stripped: libvips writes each
 /// `png-comment-N-KEY` string field as a text chunk only when it does not strip,
 /// so the caller removes the profile and EXIF fields instead.
+/// Every row filter is tried (adaptive filtering): at zlib level 1 that gives smaller
+/// files than no filter at level 3, in less time.
 static inline int photofiler_vips_pngsave_buffer(VipsImage *in, void **bytes, size_t *count, int compression) {
-    return vips_pngsave_buffer(in, bytes, count, "compression", compression, NULL);
+    return vips_pngsave_buffer(in, bytes, count, "compression", compression, "filter", VIPS_FOREIGN_PNG_FILTER_ALL,
+        NULL);
 }
 
 /// Drops the alpha band over a white background (JPEG has no alpha).
@@ -105,6 +126,16 @@ static inline int photofiler_vips_thumbnail_image(VipsImage *in, VipsImage **out
         return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, "export_profile",
                                     "srgb", NULL);
     return vips_thumbnail_image(in, out, edge, "height", edge, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+/// As photofiler_vips_thumbnail_image, to exactly `width` × `height` (a shrunk grid
+/// made the size the whole picture would have).
+static inline int photofiler_vips_thumbnail_image_to(VipsImage *in, VipsImage **out, int width, int height,
+                                                     int through_profile) {
+    if (through_profile)
+        return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, "export_profile",
+                                    "srgb", NULL);
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
 }
 
 // A HEIF image stored as one picture, decoded to its YCbCr planes (HeifPlanesDecoder):

@@ -2,7 +2,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// The catalog's side of Live Photos: finding the halves that belong together and
-/// making them one asset (SPEC "Live Photos").
+/// making them one asset (photofiler(1) "Live Photos").
 extension Catalog {
     /// The asset whose paired video has these bytes.
     public func asset(liveVideoHash hash: String) throws(CatalogError) -> AssetRecord? {

@@ -43,7 +43,7 @@ public struct LiveVideoRecord: Sendable, Equatable {
 }
 
 /// The assets that hold some bytes (`Catalog.owners(ofContent:)`): the asset whose
-/// content they are, and the Live Photo whose paired video they are (SPEC "Live
+/// content they are, and the Live Photo whose paired video they are (photofiler(1) "Live
 /// Photos": the video dropped again is its still's asset).
 public struct ContentOwners: Sendable, Equatable {
     public var asset: AssetRecord?

@@ -15,7 +15,7 @@ public struct AssetRecord: Sendable, Equatable {
     /// SHA-256 of the content, 64 lowercase hex digits.
     public var hash: String
     public var info: MediaInfo
-    /// The resolved capture date (SPEC's chain already applied).
+    /// The resolved capture date (photofiler(1) "Capture date" already applied).
     public var created: CaptureDate
     /// When it entered the library, seconds since the epoch (UTC).
     public var addedAt: Double

@@ -8,7 +8,7 @@ extension Schema {
     ///
     /// The files are the truth and most changes reach the disk first (a filed file
     /// is linked before its row), which the folder's times show. Two are recorded
-    /// in the catalog before any file moves (SPEC "Deletion": `rm` and `rm --album`):
+    /// in the catalog before any file moves (photofiler(1) "Deletion": `rm` and `rm --album`):
     /// the triggers distrust the folders they are about to change, so a process
     /// that dies between the catalog and the unlink leaves them to be read again.
     static let folderStamps = """

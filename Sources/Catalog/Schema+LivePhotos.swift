@@ -1,5 +1,5 @@
 extension Schema {
-    /// Live Photos (SPEC "Live Photos"): an asset may carry a second resource, its
+    /// Live Photos (photofiler(1) "Live Photos"): an asset may carry a second resource, its
     /// video: a paired MOV in the Roll beside the still (path, hash, size, its own
     /// entry in each album) or a motion photo's video inside the still's own file
     /// (an offset, no path). `content_identifier` is Apple's pairing key, kept on

@@ -1,7 +1,7 @@
 extension Schema {
     /// Version 9: the inbox files the daemon refused and reported, with the size
     /// each had then, so a restart's catch-up scan does not report them again
-    /// (SPEC: a refused file is "reported once"). Only files still in an inbox
+    /// (photofiler(1) "Content decides": a refused file is reported once). Only files still in an inbox
     /// are kept: the daemon drops a row whose file is gone or changed at start-up,
     /// and when its path is filed.
     static let refusedSources = """

@@ -2,7 +2,7 @@ import Glibc
 import PhotoFilerGLib
 import PhotoFilerSystem
 
-/// The SPEC's config file: `[library]` and `[inbox NAME]` groups in GLib's
+/// The config file of photofiler.conf(5): `[library]` and `[inbox NAME]` groups in GLib's
 /// key-file syntax.
 ///
 /// Loading is all-or-nothing and strict (an unknown group or key is an error,
@@ -11,7 +11,7 @@ import PhotoFilerSystem
 /// refusal to start; and a SIGHUP re-read that fails keeps the running
 /// configuration, so strictness never stops a running daemon.
 public enum ConfigFile {
-    /// The config file the SPEC reads when `--config` is not given:
+    /// The config file photofiler.conf(5) names when `--config` is not given:
     /// `$XDG_CONFIG_HOME/photofiler/photofiler.conf` (else under `~/.config`),
     /// or nil when no such file exists (running without one is normal). A file
     /// this user cannot even reach (a folder it may not search, as when a command

@@ -7,11 +7,11 @@ import PhotoFilerSystem
 /// Every setting is optional so that "not said" stays distinguishable from
 /// "said the default": that is what lets flags override the file (`merging`)
 /// and lets a SIGHUP re-read keep the command line's word. The `effective…`
-/// accessors apply the SPEC's defaults at the point of use.
+/// accessors apply photofiler.conf(5)'s defaults at the point of use.
 public struct Configuration: Hashable, Sendable {
-    /// The SPEC's default quiet period before a file is filed (`--settle`).
+    /// The default quiet period before a file is filed (`--settle`).
     public static let defaultSettleMilliseconds = 300
-    /// The SPEC's default period of the cheap inbox rescan (`--rescan`); 0 = never.
+    /// The default period of the cheap inbox rescan (`--rescan`); 0 = never.
     public static let defaultRescanMinutes = 60
     /// The longest settle (an hour) and rescan interval (a year) the flags and the
     /// config file take alike.

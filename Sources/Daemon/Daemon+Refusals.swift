@@ -3,7 +3,7 @@ import PhotoFilerFiling
 import PhotoFilerSystem
 
 /// The refused inbox files, kept in the catalog across restarts so each is
-/// reported once (SPEC "Content decides"), not once a run. Runs on `queue`.
+/// reported once (photofiler(1) "Content decides"), not once a run. Runs on `queue`.
 extension Daemon {
     /// The refusals of earlier runs whose file is still in place with the size it
     /// was refused at; the others (gone, or changed and so to be tried and

@@ -24,8 +24,8 @@ import Synchronization
 /// groups, never in the middle of one.
 public final class Daemon: @unchecked Sendable {
     /// Files filed per turn of the queue (one group: shared fsyncs and commit)
-    /// before signals and events get a chance. A group keeps each of its files open until its sources are removed, so it is
-    /// also held to a quarter of the descriptor limit (`ulimit -n`).
+    /// before signals and events get a chance. A group keeps each of its files open until its sources are
+    /// removed, so it is also held to a quarter of the descriptor limit (`ulimit -n`).
     static let filesPerTurn = max(8, min(256, (Sys.openFileLimit() ?? 256) / 4))
     /// The descriptors a busy daemon holds at most: the group being filed and the
     /// one being inspected, plus the catalog, the watcher, the helpers' sockets and
@@ -68,7 +68,7 @@ public final class Daemon: @unchecked Sendable {
     var inspector: FileInspector!
     /// Set by SIGTERM the moment it arrives (on `signalQueue`, while `queue` may be
     /// filing a group): the inspection in flight and the group's copies give up the
-    /// files they have not read to the end, so the stop comes within 5 s (SPEC).
+    /// files they have not read to the end, so the stop comes within 5 s (photofiler(1) "The daemon").
     let stopRequested = Atomic<Bool>(false)
     /// Where signals are received: not `queue`, which a group being filed keeps busy.
     let signalQueue = DispatchQueue(label: "photofiler.signals")
@@ -123,6 +123,8 @@ public final class Daemon: @unchecked Sendable {
                 self.queue.async { @Sendable [unowned self] in self.stop() }
             case .reload:
                 self.queue.async { @Sendable [unowned self] in self.reload() }
+            case .thumbnails:
+                self.queue.async { @Sendable [unowned self] in self.thumbnails?.rescan() }
             }
         }
         inspector = try FileInspector(layout: library.layout)

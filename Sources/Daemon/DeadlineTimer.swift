@@ -2,7 +2,7 @@ import Dispatch
 
 /// The daemon's one timer for its state machines: armed to the earliest deadline
 /// any of them has, and to none while none has one, so an idle daemon is never
-/// woken (SPEC "Idle means idle").
+/// woken (photofiler(1) "The daemon").
 ///
 /// Thread safety: `@unchecked Sendable` is sound because `armedFor` and the timer
 /// are touched on `queue` only (checked with `dispatchPrecondition`), and the

@@ -367,7 +367,7 @@ private struct Refusal {
 /// A file as far as "the same file" goes for reporting a refusal once: its path
 /// and size (-1 when it could not be looked at, which is then one fingerprint of
 /// its own until it can). Not its mtime: a `touch`, a `chmod` or a sync engine's
-/// re-sync changes that and not the bytes, and SPEC reports a refused file once.
+/// re-sync changes that and not the bytes, and a refused file is reported once.
 package struct FileFingerprint: Hashable, Sendable {
     package var path: BytePath
     package var size: Int64

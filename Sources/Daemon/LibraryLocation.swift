@@ -1,6 +1,6 @@
 import PhotoFilerSystem
 
-/// Which folder is the library, and why: the SPEC's order of precedence.
+/// Which folder is the library, and why: the order of precedence photofiler(1) gives under --library.
 ///
 /// `source` is kept so that a message can say where a surprising path came from
 /// ("the library '/x' (from $PHOTOFILER_LIBRARY) …").

@@ -4,7 +4,7 @@ import PhotoFilerWatching
 
 /// The daemon's watch on its own library as a pure state machine: which watcher
 /// events in the Roll and the albums may be a person's change, when to look at
-/// them, and which renames are moves rather than removals (SPEC "Deletion").
+/// them, and which renames are moves rather than removals (photofiler(1) "Deletion").
 ///
 /// The daemon's own writes need no list of their own: what it adds (links, roll
 /// files, temporary files in `.photofiler/`) brings only creations, closes and

@@ -22,7 +22,7 @@ package enum PathExpansion {
     }
 
     /// Expands `~` and `~/…` to `$HOME` (other `~user` forms are left alone, as
-    /// the SPEC only promises these two).
+    /// photofiler.conf(5) only promises these two).
     package static func expandTilde(_ path: BytePath, environment: [String: String]) -> BytePath {
         let tilde = UInt8(ascii: "~")
         let slash = UInt8(ascii: "/")

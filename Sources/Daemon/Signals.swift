@@ -7,9 +7,12 @@ public enum DaemonSignal: Sendable, Hashable {
     case terminate
     /// SIGHUP: re-read the config file.
     case reload
+    /// SIGUSR1: another process (`save`, `check --repair`) filed assets; their
+    /// thumbnails are looked for and made in the background.
+    case thumbnails
 }
 
-/// Delivers SIGTERM, SIGINT and SIGHUP as `DaemonSignal`s on a queue of the
+/// Delivers SIGTERM, SIGINT, SIGHUP and SIGUSR1 as `DaemonSignal`s on a queue of the
 /// daemon's choosing, where they can be handled like any other event instead
 /// of in an async-signal-unsafe handler.
 ///
@@ -17,8 +20,8 @@ public enum DaemonSignal: Sendable, Hashable {
 /// and only read after (by `cancel` and `deinit`); Dispatch sources themselves
 /// are thread-safe.
 public final class SignalWatcher: @unchecked Sendable {
-    /// The signals the daemon handles; all three must stay blocked.
-    public static let signals: [CInt] = [SIGTERM, SIGINT, SIGHUP]
+    /// The signals the daemon handles; all four must stay blocked.
+    public static let signals: [CInt] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
     private let sources: [any DispatchSourceSignal]
     private let handler: @Sendable (DaemonSignal) -> Void
@@ -45,7 +48,12 @@ public final class SignalWatcher: @unchecked Sendable {
         }
         self.sources = sources
         for (signal, source) in zip(Self.signals, sources) {
-            let event: DaemonSignal = signal == SIGHUP ? .reload : .terminate
+            let event: DaemonSignal =
+                switch signal {
+                case SIGHUP: .reload
+                case SIGUSR1: .thumbnails
+                default: .terminate
+                }
             // @Sendable so the compiler checks the closure as running off the
             // creating actor (Dispatch does not say so on Linux); weak so that
             // a source does not keep its watcher alive.

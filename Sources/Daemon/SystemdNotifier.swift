@@ -59,7 +59,7 @@ public struct SystemdNotifier: Sendable {
         return .microseconds(Int64(clamping: microseconds))
     }
 
-    /// Every inbox is watched and the catch-up scan done (the SPEC's "ready");
+    /// Every inbox is watched and the catch-up scan done ("ready" in photofiler(1) "The daemon");
     /// also sent after a reload completes. `status` shows in `systemctl status`.
     public func ready(status: String? = nil) {
         send(

@@ -22,6 +22,10 @@ package final class ThumbnailQueue: Sendable {
         var queued: Set<AssetID> = []
         /// Filing has a group in hand or waiting: thumbnails wait.
         var filingBusy = false
+        /// The library is to be looked over for what is pending (at start, and when
+        /// another process filed assets: `rescan`); the first worker free does it.
+        var scanWanted = true
+        var startScanned = false
         var stopping = false
         /// Failed for a reason other than their bytes (a helper that could not start,
         /// a full disk, a thumbnails folder in the way): `retryFailed` queues them again.
@@ -103,6 +107,13 @@ package final class ThumbnailQueue: Sendable {
         if !ids.isEmpty { add(ids) }
     }
 
+    /// Looks over the library again for assets whose thumbnails are missing: another
+    /// process (`save`, `check --repair`) filed them and left them to the daemon.
+    package func rescan() {
+        state.withLock { $0.scanWanted = true }
+        wake.signal()
+    }
+
     /// Says the process is stopping, before the helpers are ended: a thumbnail they
     /// leave unmade is made at the next start, and is said so, not warned of.
     package func willStop() {
@@ -132,37 +143,46 @@ package final class ThumbnailQueue: Sendable {
             }
         }
         guard let store = opened else { return }
-        // Under `making`, like every use of the store, so that exit never runs while the
-        // scan reads the catalog; it asks `stopping` at every asset, so a stop waits
-        // for one asset, not for a million.
-        if worker == 0 {
-            let scanned = making[worker].mutex.withLock { _ -> Bool in
-                do {
-                    let pending = try store.pending { self.state.withLock { $0.stopping } }
-                    // Once a run: these are not made again until their folder is fixed.
-                    for problem in pending.unreadable { log.warning(problem.description) }
-                    add(pending.ids, filingBusy: state.withLock { $0.filingBusy })
-                    return true
-                } catch {
-                    log.error("Thumbnails are not made this run: \(error)")
-                    return false
-                }
-            }
-            guard scanned else { return }
-        }
-        enum Step { case make(AssetID, more: Bool), wait, stop }
+        enum Step { case scan(first: Bool), make(AssetID, more: Bool), wait, stop }
         while true {
             let step = state.withLock { state -> Step in
                 if state.stopping { return .stop }
+                // The start's scan first, filing busy or not: it only queues.
+                if state.scanWanted, !state.startScanned || !state.filingBusy {
+                    state.scanWanted = false
+                    defer { state.startScanned = true }
+                    return .scan(first: !state.startScanned)
+                }
                 if state.filingBusy { return .wait }
                 return state.take().map { Step.make($0, more: state.count > 0) } ?? .wait
             }
             switch step {
+            case .scan(let first):
+                guard scan(store, worker: worker, warn: first) || !first else { return }
             case .make(let id, let more):
                 if more { wake.signal() }  // a worker asleep joins in
                 make(id, store, worker: worker)
             case .wait: wake.wait()
             case .stop: return
+            }
+        }
+    }
+
+    /// Queues what the library has pending; false when it could not be looked over.
+    /// Under `making`, like every use of the store, so that exit never runs while the
+    /// scan reads the catalog; it asks `stopping` at every asset, so a stop waits for
+    /// one asset, not for a million. Folders that could not be looked at are warned
+    /// of at the start's scan only: they are not made again until they are fixed.
+    private func scan(_ store: ThumbnailStore, worker: Int, warn: Bool) -> Bool {
+        making[worker].mutex.withLock { _ -> Bool in
+            do {
+                let pending = try store.pending { self.state.withLock { $0.stopping } }
+                if warn { for problem in pending.unreadable { log.warning(problem.description) } }
+                add(pending.ids, filingBusy: state.withLock { $0.filingBusy })
+                return true
+            } catch {
+                log.error(warn ? "Thumbnails are not made this run: \(error)" : "\(error)")
+                return false
             }
         }
     }

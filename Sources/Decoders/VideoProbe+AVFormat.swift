@@ -74,7 +74,7 @@ extension VideoProbe {
 
     /// QuickTime's `com.apple.quicktime.creationdate` carries the offset where the
     /// video was taken; the container's `creation_time` is UTC without one (shown
-    /// in the machine's zone, SPEC "Capture date").
+    /// in the machine's zone, photofiler(1) "Capture date").
     private static func creationDate(
         context: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>
     ) -> CaptureDate? {

@@ -45,9 +45,9 @@ package final class AlbumLinker {
 
     /// Links the roll file at `rollPath` (relative) into `album`; returns the entry's
     /// name. An entry that already links this roll file under a candidate name (made
-    /// by an attempt a crash cut short) is that name: one entry per asset. A hard link that fails across file systems (EXDEV) falls back to a relative
-    /// symbolic link, with one log line. The album folder is not synced here: the
-    /// caller syncs it (once for a batch).
+    /// by an attempt a crash cut short) is that name: one entry per asset. A hard link that fails across file
+    /// systems (EXDEV) falls back to a relative symbolic link, with one log line. The album folder is not
+    /// synced here: the caller syncs it (once for a batch).
     package func link(rollPath: BytePath, into album: AlbumRecord, kind: LinkKind) throws(SystemError)
         -> BytePath
     {

@@ -1,7 +1,7 @@
 import PhotoFilerCatalog
 import PhotoFilerSystem
 
-/// Moves made by hand inside the library (SPEC "Deletion": a move is not a
+/// Moves made by hand inside the library (photofiler(1) "Deletion": a move is not a
 /// deletion): a roll file moved within the Roll stays the same asset with the
 /// same albums; an album entry moved into another album's folder leaves the
 /// first album and joins the second.
@@ -9,7 +9,7 @@ extension AssetLifecycle {
     /// The roll file of `asset` is now at `rollPath` (relative): the new path is
     /// recorded, and every album entry that is a symbolic link is pointed at it
     /// (a hard link is the same inode wherever the roll file's name went). A Live
-    /// Photo's video follows its still into its new folder (SPEC: the video is kept
+    /// Photo's video follows its still into its new folder (photofiler(1) "Live Photos": the video is kept
     /// in its still's folder).
     ///
     /// The video is linked beside the still before anything is recorded, and both

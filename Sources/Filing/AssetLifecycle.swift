@@ -18,7 +18,7 @@ public struct AssetLifecycle {
     /// `photofiler rm ID`: the roll file moves to Recently Deleted, its album entries go
     /// (the memberships stay, so `restore` brings them back).
     ///
-    /// Safe beside a running daemon (SPEC "Deletion"): the bytes are linked into
+    /// Safe beside a running daemon (photofiler(1) "Deletion"): the bytes are linked into
     /// Recently Deleted, then the catalog records the deletion, and only then do the
     /// roll file and the album entries go, so the daemon sees the removal of an
     /// asset the catalog already calls deleted and leaves its memberships alone,
@@ -29,7 +29,7 @@ public struct AssetLifecycle {
         let rollFile = layout.absolute(asset.rollPath)
         if try filer.statusIfExists(rollFile) == nil {
             // Moved within the Roll or removed by hand while no daemon ran: the reconcile
-            // tells the two apart (SPEC: a move is not a deletion), as at a start-up.
+            // tells the two apart (a move is not a deletion: photofiler(1) "Deletion"), as at a start-up.
             _ = try Reconciler(filer: filer).reconcileChangedFolders { _ in }
             asset = try existing(id)
             if asset.isDeleted { return asset }
@@ -84,7 +84,7 @@ public struct AssetLifecycle {
         try filer.restore(asset, from: trashFile)
         let restored = try existing(id)
         // A half of a Live Photo back beside its other half, filed meanwhile, is one
-        // asset again, as when it was first filed (SPEC: any time apart).
+        // asset again, as when it was first filed (any time apart: photofiler(1) "Live Photos").
         guard restored.liveVideo == nil, let identifier = restored.info.live.contentIdentifier else {
             return restored
         }

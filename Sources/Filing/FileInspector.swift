@@ -50,7 +50,7 @@ public final class FileInspector: LibraryScoped, @unchecked Sendable {
     /// `completion` runs on `queue` (the inspector's own) once they have answered,
     /// so no thread is parked waiting. `stop` is asked before each file is opened or
     /// hashed and between the reads of a hash: a daemon told to stop finishes what
-    /// it has in hand (SPEC: within 5 s), not a group of large files it has not.
+    /// it has in hand (within 5 s: photofiler(1) "The daemon"), not a group of large files it has not.
     public func inspect(
         _ requests: [FilingRequest], stop: @escaping @Sendable () -> Bool, finishingOn queue: DispatchQueue,
         completion: @escaping @Sendable ([Inspection]) -> Void

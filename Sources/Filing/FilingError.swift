@@ -47,7 +47,7 @@ public enum FilingError: Error, Sendable {
     /// device or socket: no asset can be found by it.
     case notAnAssetFile(path: BytePath, kind: FileKind?)
     /// The daemon was told to stop before this file of its group was read to the end:
-    /// it stays in its inbox for the next start (SPEC: SIGTERM exits within 5 s).
+    /// it stays in its inbox for the next start (SIGTERM exits within 5 s: photofiler(1) "The daemon").
     case stopped(path: BytePath)
     /// Its Roll or album folder is the empty folder where a disk of the library is not
     /// mounted now (`folder`): filing there would hide the disk's photos (`MountPoints`).

@@ -68,7 +68,7 @@ struct FolderWalk {
     /// (each entry looked up relative to its folder's descriptor), dot folders left
     /// out (`LibraryLayout.isForeignName`). A folder or file
     /// that cannot be looked at (permissions, an I/O error, a disk not mounted yet) is
-    /// noted, not skipped in silence: what is in it is unknown, not missing (SPEC "Deletion").
+    /// noted, not skipped in silence: what is in it is unknown, not missing (photofiler(1) "Deletion").
     /// So is a folder stamped as a mount (on another device than the folder above it)
     /// that is now empty on the device of the folder above it (`notMounted`: a library
     /// moved whole to another disk moves its folders' devices alike), and a stamped

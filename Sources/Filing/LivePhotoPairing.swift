@@ -2,7 +2,7 @@ import PhotoFilerCatalog
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// Makes the two halves of an iPhone Live Photo one asset (SPEC "Live Photos"):
+/// Makes the two halves of an iPhone Live Photo one asset (photofiler(1) "Live Photos"):
 /// whichever was filed first, the still keeps its id, the video moves beside it in
 /// the Roll and into every album either half is in, and the video's own asset is
 /// retired. Pairing looks at the content identifier only, never at file names.

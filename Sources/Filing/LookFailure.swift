@@ -1,7 +1,7 @@
 import PhotoFilerSystem
 
 /// Why a folder or file of the library could not be looked at. What it holds is
-/// unknown, not gone (SPEC "Deletion": permissions, an I/O error, an unmounted disk),
+/// unknown, not gone (photofiler(1) "Deletion": permissions, an I/O error, an unmounted disk),
 /// so nothing in it is ended; each reason names its own fix.
 public enum LookFailure: Sendable, Equatable {
     /// The system refused the look (permissions, an I/O error).

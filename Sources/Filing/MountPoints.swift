@@ -9,7 +9,7 @@ import PhotoFilerSystem
 /// below it, which the reconcile tells as "could not look" only while it stays empty
 /// (`FolderWalk.roll`, `Reconciler.isDiskNotMounted`). A file filed into it would end
 /// that: the next reconcile would read the folder as the disk's contents and end
-/// every asset or membership on the disk (SPEC "Deletion"). So nothing is filed
+/// every asset or membership on the disk (photofiler(1) "Deletion"). So nothing is filed
 /// below such a folder while its disk is away.
 struct MountPoints {
     /// Relative folder → the device it was stamped on.

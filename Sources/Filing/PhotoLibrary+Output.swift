@@ -5,15 +5,14 @@ import PhotoFilerSystem
 /// The file a command writes with `-o` (`thumb`, `export --video`).
 extension PhotoLibrary {
     /// Opens `path` for writing, emptied, unless it is a file of the library or has
-    /// other names: SPEC "Nothing in the Roll or an album is ever overwritten", and a
-    /// roll file's bytes are its album entries' and its hard links' too. Nor is a copy
-    /// of an asset written over (`thumb PHOTO -o PHOTO`, a file an inbox keeps): the
-    /// picture would be gone from where it was, and a kept inbox would file the
-    /// thumbnail as a new asset. Where the
-    /// path leads is what counts (a symbolic link to a roll file, a folder reached
-    /// through a link into the library). A new file is made with `O_EXCL`, so a
-    /// dangling link is not followed into the library. What is not a regular file (a
-    /// pipe, `/dev/stdout`, `/dev/fd/N`) is written as it is: it holds no bytes to lose.
+    /// other names: nothing in the Roll or an album is ever overwritten (photofiler(1)
+    /// "Never lose, never duplicate"), and a roll file's bytes are its album entries' and its hard links'
+    /// too. Nor is a copy of an asset written over (`thumb PHOTO -o PHOTO`, a file an inbox keeps): the
+    /// picture would be gone from where it was, and a kept inbox would file the thumbnail as a new asset.
+    /// Where the path leads is what counts (a symbolic link to a roll file, a folder reached through a link
+    /// into the library). A new file is made with `O_EXCL`, so a dangling link is not followed into the
+    /// library. What is not a regular file (a pipe, `/dev/stdout`, `/dev/fd/N`) is written as it is: it holds
+    /// no bytes to lose.
     public func openOutput(_ path: BytePath) throws(FilingError) -> FileDescriptor {
         let absolute = LibraryLayout.absolute(path)
         let found = try filer.systemCall(path) { () throws(SystemError) in

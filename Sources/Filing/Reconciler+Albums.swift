@@ -101,7 +101,7 @@ extension Reconciler {
 
     /// An album folder stamped on another device than `Albums/` is on now, and now
     /// empty on the device of `Albums/`, while its album has members: the disk mounted
-    /// there is not, and the memberships stand (SPEC "Deletion"). (`Albums/` has no
+    /// there is not, and the memberships stand (photofiler(1) "Deletion"). (`Albums/` has no
     /// stamp of its own, so a library moved whole to another disk with an album's
     /// entries all removed meanwhile is taken for this too: removing the empty folder
     /// ends its memberships, as the sentence says.)

@@ -16,7 +16,7 @@ public struct Reconciler {
     package var clock: () -> Int64 = FolderWalk.clock
     /// Asked before each roll file is adopted and between the reads of its hash: once
     /// it says so, the repair is given up whole (`FilingError.stopped`), so a daemon told
-    /// to stop while it adopts a lost catalog's large files stops within SPEC's 5 s.
+    /// to stop while it adopts a lost catalog's large files stops within 5 s.
     /// The whole repair, not the adoption loop alone: the removals after it may only
     /// run once every file without a row has been looked at (one may be a move).
     package var stop: () -> Bool = { false }
@@ -47,14 +47,9 @@ public struct Reconciler {
     public func repair(
         _ differences: [Difference], progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(FilingError) -> Int {
-        let lifecycle = AssetLifecycle(filer: filer)
         var mended = 0
-        // Files without rows first: one may be a live asset's file moved within the Roll.
+        let orphans = RepairPlan.adoptions(differences)
         var adopted = 0
-        let orphans = differences.compactMap { difference -> BytePath? in
-            guard case .rollFileWithoutRow(let rollPath) = difference else { return nil }
-            return rollPath
-        }
         for (index, rollPath) in orphans.enumerated() {
             if stop() { throw .stopped(path: rollPath) }
             do {
@@ -84,98 +79,76 @@ public struct Reconciler {
             let fresh = try albumDifferences(&albums, verifyTargets: true)
             remaining = differences.filter { !$0.isAlbumDifference } + fresh
         }
-        // A still's removal takes its video along (from an album entry when the video
-        // is gone too), so a still and its video both missing are seen as the still first.
-        let stillsFirst = remaining.filter(\.isMissingRollFile) + remaining.filter { !$0.isMissingRollFile }
-        // A roll file missing from where it was may be in a folder of the Roll that
-        // could not be read (moved there with it): nothing is gone until it can be.
-        // Not into an empty folder where a disk is not mounted: it was read, and is empty.
-        let rollUnreadable = remaining.contains {
-            if case .couldNotLook(let path, let reason) = $0, reason != .notMounted {
-                return path.components.first == LibraryLayout.rollFolderName
-            }
-            return false
-        }
-        for difference in stillsFirst {
-            switch difference {
-            case .rollFileWithoutRow, .strayAlbumEntry, .videoLinkWithoutRecord, .couldNotLook,
-                .unreadableRollFile, .holdsAnotherAssetsBytes:
-                continue
-            case .missingLiveVideo where rollUnreadable, .missingRollFile where rollUnreadable:
-                continue
-            case .missingLiveVideo(let id, let rollPath):
-                guard
-                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
-                    ),
-                    asset.liveVideo?.rollPath == rollPath
-                else { continue }
-                try lifecycle.liveVideoRemoved(asset)
-            case .missingRollFile(let id, let rollPath):
-                guard
-                    let asset = try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) }
-                    ),
-                    asset.rollPath == rollPath, !asset.isDeleted
-                else { continue }  // adopted above under a new path
-                try lifecycle.rollFileRemoved(asset)
-            case .wrongHash(let id, let rollPath, let recorded, let actual):
-                let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
-                    try Sys.status(layout.absolute(rollPath)).size
-                }
-                let asset = try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
-                try filer.catalogCall { () throws(CatalogError) in
-                    if let video = asset?.liveVideo, video.rollPath == rollPath {
-                        try catalog.setLiveVideoContent(of: id, hash: actual, size: size)
-                    } else {
-                        try catalog.setContent(of: id, hash: actual, size: size)
-                    }
-                }
-                // The old content's thumbnails show bytes the library no longer holds.
-                if asset?.liveVideo?.rollPath != rollPath {
-                    ThumbnailFiles(layout: layout).remove(hash: recorded)
-                }
-            case .membershipWithoutLink(let asset, let album, _):
-                guard
-                    let membership = try filer.catalogCall({ () throws(CatalogError) -> MembershipRecord? in
-                        guard let record = try catalog.album(named: album) else { return nil }
-                        return try catalog.membership(asset: asset, album: record.id)
-                    })
-                else { continue }
-                // As the daemon's removal of an entry: a Live Photo leaves the album
-                // whole, its video entry too (left, it would bring the membership back).
-                try lifecycle.albumEntryRemoved(membership)
-            case .deletedAssetEntry(let id, let folder, let entry):
-                // The deletion's last step, made now for this entry (the comparison saw
-                // what it is; a Live Photo's other entry is a difference of its own).
-                guard
-                    let album = try albumForFolder(folder),
-                    try filer.catalogCall({ () throws(CatalogError) in try catalog.asset(id: id) })?.isDeleted
-                        == true
-                else { continue }  // brought back by an adoption above
-                try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
-                    try filer.albums.unlinkEntry(entry, in: album)
-                }
-            case .linkWithoutMembership(let asset, let folder, let entry):
-                guard let album = try albumForFolder(folder) else { continue }
-                try filer.catalogCall { () throws(CatalogError) in
-                    try catalog.addMembership(
-                        asset: asset, album: album.id, entryName: entry, at: filer.now())
-                }
-                let videoThere = remaining.contains {
-                    guard case .videoLinkWithoutRecord(asset, folder, _) = $0 else { return false }
-                    return true
-                }
-                if !videoThere { try linkLiveVideo(of: asset, into: album, beside: entry) }
-            }
-            mended += 1
-        }
-        // After the memberships exist: a video entry is the second entry of one.
-        for case .videoLinkWithoutRecord(let asset, let folder, let entry) in remaining {
-            guard let album = try albumForFolder(folder) else { continue }
-            try recordVideoEntry(entry, asset: asset, album: album)
-            mended += 1
+        for mend in RepairPlan.mends(remaining) {
+            if try perform(mend) { mended += 1 }
         }
         filer.albums.forgetCachedAlbums()
         return mended
+    }
+
+    /// Performs one mend of `RepairPlan`, after a look that it still applies (an
+    /// adoption may have taken its asset under a new path, or brought it back);
+    /// false when it no longer does.
+    private func perform(_ mend: RepairPlan.Mend) throws(FilingError) -> Bool {
+        let lifecycle = AssetLifecycle(filer: filer)
+        switch mend {
+        case .liveVideoRemoved(let id, let rollPath):
+            guard let asset = try asset(id), asset.liveVideo?.rollPath == rollPath else { return false }
+            try lifecycle.liveVideoRemoved(asset)
+        case .rollFileRemoved(let id, let rollPath):
+            guard let asset = try asset(id), asset.rollPath == rollPath, !asset.isDeleted else {
+                return false
+            }
+            try lifecycle.rollFileRemoved(asset)
+        case .recordContent(let id, let rollPath, let recorded, let actual):
+            let size = try filer.systemCall(layout.absolute(rollPath)) { () throws(SystemError) in
+                try Sys.status(layout.absolute(rollPath)).size
+            }
+            let asset = try asset(id)
+            let isVideo = asset?.liveVideo?.rollPath == rollPath
+            try filer.catalogCall { () throws(CatalogError) in
+                if isVideo {
+                    try catalog.setLiveVideoContent(of: id, hash: actual, size: size)
+                } else {
+                    try catalog.setContent(of: id, hash: actual, size: size)
+                }
+            }
+            // The old content's thumbnails show bytes the library no longer holds.
+            if !isVideo { ThumbnailFiles(layout: layout).remove(hash: recorded) }
+        case .endMembership(let asset, let album):
+            guard
+                let membership = try filer.catalogCall({ () throws(CatalogError) -> MembershipRecord? in
+                    guard let record = try catalog.album(named: album) else { return nil }
+                    return try catalog.membership(asset: asset, album: record.id)
+                })
+            else { return false }
+            // As the daemon's removal of an entry: a Live Photo leaves the album
+            // whole, its video entry too (left, it would bring the membership back).
+            try lifecycle.albumEntryRemoved(membership)
+        case .removeDeletedAssetEntry(let id, let folder, let entry):
+            // The deletion's last step, made now for this entry (the comparison saw
+            // what it is; a Live Photo's other entry is a difference of its own).
+            guard let album = try albumForFolder(folder), try asset(id)?.isDeleted == true else {
+                return false  // brought back by an adoption
+            }
+            try filer.systemCall(layout.albumFolder(album)) { () throws(SystemError) in
+                try filer.albums.unlinkEntry(entry, in: album)
+            }
+        case .addMembership(let asset, let folder, let entry, let linkVideo):
+            guard let album = try albumForFolder(folder) else { return false }
+            try filer.catalogCall { () throws(CatalogError) in
+                try catalog.addMembership(asset: asset, album: album.id, entryName: entry, at: filer.now())
+            }
+            if linkVideo { try linkLiveVideo(of: asset, into: album, beside: entry) }
+        case .recordVideoEntry(let asset, let folder, let entry):
+            guard let album = try albumForFolder(folder) else { return false }
+            try recordVideoEntry(entry, asset: asset, album: album)
+        }
+        return true
+    }
+
+    private func asset(_ id: AssetID) throws(FilingError) -> AssetRecord? {
+        try filer.catalogCall { () throws(CatalogError) in try catalog.asset(id: id) }
     }
 
     /// Removes what a crash left in `.photofiler/tmp` (never visible in Roll or albums):

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 /// The parsed content of a freedesktop key file, copied out of GLib at once.
 ///
 /// GLib's `GKeyFile` does the parsing so that the product accepts exactly the
-/// syntax the SPEC promises (and that desktop users know from `.desktop` files);
+/// syntax photofiler.conf(5) promises (and that desktop users know from `.desktop` files);
 /// this type only owns the C object for the length of one parse and hands back
 /// plain Swift values, so no GLib pointer ever escapes.
 package struct KeyFile {

@@ -4,7 +4,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
 
-/// Locks a helper down before it reads a byte of a stranger's file (SPEC "Untrusted
+/// Locks a helper down before it reads a byte of a stranger's file (photofiler(1) "Untrusted
 /// bytes"): resource limits so a bomb ends, no new privileges, and the seccomp
 /// filter (`SyscallFilter`) under which no path can be opened, no socket made, no
 /// program run. What the libraries load lazily (plugins, the magic database, the

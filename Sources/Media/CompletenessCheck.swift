@@ -1,7 +1,7 @@
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// Whether a file's end is there: SPEC's "complete files only" made concrete
+/// Whether a file's end is there: photofiler(1) "Complete files only" made concrete
 /// per format, with a few small reads near the start and the end, never the
 /// whole file. A file still being written, or cut by a failed download, is
 /// refused as `.truncated` and filed once it is whole. JPEG, PNG and GIF, whose end

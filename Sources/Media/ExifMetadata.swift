@@ -14,9 +14,6 @@ package struct ExifMetadata {
     package var statedOrientation: Int?
     /// 1–8; 1 when absent or out of range.
     package var orientation: Int { statedOrientation ?? 1 }
-    /// The file states an orientation. A HEIF that does not is shown as its `irot`
-    /// and `imir` turn it, which exiv2 does not read.
-    package var statesOrientation: Bool { statedOrientation != nil }
     package var dateTimeOriginal: String?
     package var offsetTimeOriginal: String?
     /// XMP dates, for files (screenshots, edited exports) whose only date is there.
@@ -38,7 +35,8 @@ package struct ExifMetadata {
     /// What the tags say of the phone's kinds of pictures.
     package var kindSignals = PictureKinds.Signals()
 
-    /// The capture date the tags give: EXIF `DateTimeOriginal` first (SPEC), then XMP's.
+    /// The capture date the tags give: EXIF `DateTimeOriginal` first, then XMP's
+    /// (photofiler(1) "Capture date").
     package func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
         if let text = dateTimeOriginal,
             let date = CaptureDates.fromExif(text, offset: offsetTimeOriginal, timeZone: timeZone)

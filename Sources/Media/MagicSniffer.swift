@@ -3,7 +3,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
 /// libmagic, loaded once per reader: the media type comes from the bytes, never
-/// from the name (SPEC "Content decides").
+/// from the name (photofiler(1) "Content decides").
 ///
 /// Two handles over the same database. libmagic's text-encoding check reads the
 /// whole buffer before any signature test and was two thirds of the sniff of a

@@ -119,12 +119,17 @@ public final class MediaReader {
             let image = try readImage(
                 bytes, format: format, mimeType: mimeType, frames: frames, path: path, exif: exif)
             var info = image.info
-            if format == .heif, !image.statesOrientation {
-                // exiv2 gives the stored size (`ispe`); the file is shown as its `irot` turns it.
+            if format == .heif {
+                // exiv2 gives the stored size (`ispe`), or an EXIF size a camera wrote
+                // for another rendering, or none (a 10-bit AVIF): the file is shown at
+                // its coded size as its `clap`, `irot` and `imir` make it. A HEIF
+                // reader leaves the EXIF orientation alone (Apple writes it beside an
+                // `irot` that says the same), so the stored size is the shown one turned
+                // back by it.
                 switch try decoders(for: path, "libheif").heifDisplaySize(file.fd, size: file.size) {
                 case .success(let shown):
-                    info.pixelWidth = shown.width
-                    info.pixelHeight = shown.height
+                    info.pixelWidth = info.isQuarterTurned ? shown.height : shown.width
+                    info.pixelHeight = info.isQuarterTurned ? shown.width : shown.height
                 case .failure(let error):
                     throw .damaged(path: path, format: format.displayName, reason: error.reason)
                 }
@@ -210,8 +215,7 @@ public final class MediaReader {
         _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         exif preread: ExifMetadata? = nil
     ) throws(MediaError) -> (
-        info: MediaInfo, announced: MotionPhoto.Announcement?, statesOrientation: Bool,
-        signals: PictureKinds.Signals
+        info: MediaInfo, announced: MotionPhoto.Announcement?, signals: PictureKinds.Signals
     ) {
         let size = Int64(bytes.count)
         var exif = preread
@@ -240,9 +244,10 @@ public final class MediaReader {
                 throw .damaged(path: path, format: format.displayName, reason: error.reason)
             }
         }
-        // exiv2 0.27 cannot read CR3's metadata: it is filed with what is known
-        // (its date then comes from its name or mtime).
-        let metadataOptional = mimeType == MediaFormat.canonCR3
+        // exiv2 0.27 cannot read CR3's metadata, nor that of some AVIFs (a 10-bit HDR
+        // one): it is filed with what is known (its date then comes from its name or
+        // mtime), a HEIF's size from libheif.
+        let metadataOptional = mimeType == MediaFormat.canonCR3 || format == .heif
         guard exif != nil || vips != nil || metadataOptional else {
             throw .damaged(
                 path: path, format: format.displayName, reason: failure ?? "its metadata cannot be read")
@@ -282,6 +287,6 @@ public final class MediaReader {
         var signals = exif?.kindSignals ?? PictureKinds.Signals()
         if format == .heif { signals.auxiliaryTypes = HEIFAuxiliaryTypes.read(bytes) }
         // What the XMP says of an embedded video, for `readLivePhotoTraits`.
-        return (info, exif?.motionPhoto, exif?.statesOrientation ?? false, signals)
+        return (info, exif?.motionPhoto, signals)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerSystem
 
-/// SPEC's capture-date chain, as pure functions: EXIF or container date, else a
+/// The capture-date chain of photofiler(1) "Capture date", as pure functions: EXIF or container date, else a
 /// date in the file name, else the file's mtime; absurd dates do not count.
 public enum CaptureDates {
     /// The first date of the chain that exists and is plausible (1826 ... next year).

@@ -2,7 +2,7 @@ import Glibc
 import PhotoFilerSystem
 
 /// Finds where a JPEG's, PNG's or GIF's image ends while the filer hashes the file, so a
-/// file is read once and its end is found wherever it lies (SPEC "Complete files
+/// file is read once and its end is found wherever it lies (photofiler(1) "Complete files
 /// only"): a trailer of any size after the end (Samsung's SEFT block, a motion
 /// photo's video, an app's appended data) is fine, and a file cut before its end
 /// is still caught.
@@ -14,8 +14,8 @@ import PhotoFilerSystem
 /// segment has is corrupt data, passed over as decoders do, and a file whose walk
 /// lost its way in a damaged scan is whole all the same when its last two bytes
 /// are an EOI (a file cut before its first scan never is: the walk has not
-/// reached one, so a thumbnail's EOI cannot pass for the end). A PNG ends at its IEND chunk, found by walking chunk lengths; a GIF
-/// at its trailer byte (0x3B), found by walking its blocks and sub-blocks.
+/// reached one, so a thumbnail's EOI cannot pass for the end). A PNG ends at its IEND chunk, found by walking
+/// chunk lengths; a GIF at its trailer byte (0x3B), found by walking its blocks and sub-blocks.
 ///
 /// A pure state machine over the bytes in order: `consume` takes each chunk the
 /// hash pass reads. Pure byte scanning, no decoder: it runs in the daemon, beside

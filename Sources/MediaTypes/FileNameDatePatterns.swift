@@ -2,7 +2,7 @@ import Foundation
 import PhotoFilerSystem
 
 /// The file-name conventions of chat apps, phones and screenshot tools that put
-/// the capture date in the name (SPEC "Capture date"), since chat apps strip EXIF.
+/// the capture date in the name (photofiler(1) "Capture date"), since chat apps strip EXIF.
 ///
 /// Each pattern is anchored at the start of the name (so a photo called
 /// `holiday 20231201.jpg` is not misread) and what follows the match is ignored

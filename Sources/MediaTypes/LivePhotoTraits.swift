@@ -1,5 +1,5 @@
 /// What makes a file one half of a Live Photo, or a motion photo: read once,
-/// when it is filed (SPEC "Live Photos").
+/// when it is filed (photofiler(1) "Live Photos").
 public struct LivePhotoTraits: Sendable, Equatable {
     /// Apple's content identifier: the still's MakerNote `ContentIdentifier`, the
     /// video's QuickTime `com.apple.quicktime.content.identifier`. The two halves of
@@ -33,6 +33,6 @@ public struct EmbeddedVideo: Sendable, Equatable {
 }
 
 extension MediaInfo {
-    /// The subtype of a Live Photo or a motion photo (SPEC "Live Photos").
+    /// The subtype of a Live Photo or a motion photo (photofiler(1) "Live Photos").
     public static let liveSubtype = "live"
 }

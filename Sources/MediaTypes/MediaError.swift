@@ -12,7 +12,7 @@ public enum MediaError: Error, Sendable, Equatable {
     /// A supported format whose bytes are broken inside (a PNG chunk CRC, a box
     /// structure that does not add up), so a viewer would fail on it too.
     /// `reason` is the library's own text (or the walk's). `MediaReader.read` files
-    /// such a file all the same, as one that cannot be decoded (SPEC "Thumbnails":
+    /// such a file all the same, as one that cannot be decoded (photofiler(1) "Thumbnails":
     /// it gets no thumbnail and one log line, and is still filed), so a person
     /// hears of it from the thumbnailer, not as a refusal.
     case damaged(path: BytePath, format: String, reason: String)

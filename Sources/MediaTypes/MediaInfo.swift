@@ -41,7 +41,7 @@ public struct MediaInfo: Sendable, Equatable {
         self.frameCount = frameCount
     }
 
-    /// The EXIF orientation SPEC reports: a video has none (1); its turn is `rotation`.
+    /// The EXIF orientation the JSON reports: a video has none (1); its turn is `rotation`.
     public var exifOrientation: Int { mediaType == .video ? 1 : orientation }
 
     /// A video's display rotation in degrees clockwise (0, 90, 180, 270); nil for images.
@@ -66,7 +66,7 @@ public struct MediaInfo: Sendable, Equatable {
 
 /// A moment a picture was taken, and the UTC offset to show it in.
 public struct CaptureDate: Sendable, Equatable, Hashable {
-    /// Where the date came from, first that exists (SPEC "Capture date"); `added`
+    /// Where the date came from, first that exists (photofiler(1) "Capture date"); `added`
     /// when not even the mtime is a plausible date: the time it was filed.
     public enum Source: String, Sendable, Codable {
         case exif, container, fileName, modificationTime, added

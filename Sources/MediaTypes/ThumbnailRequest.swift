@@ -1,6 +1,6 @@
-/// What one decode of a file is to produce (in a helper: the daemon only asks): the renditions, each a longest edge
-/// and an encoding. The library's JPEGs (256, 1024) and the desktop's PNGs (128
-/// to 1024, one per path that shows the file) come from the same decoded picture.
+/// What one decode of a file is to produce (in a helper: the daemon only asks): the renditions, each a
+/// longest edge and an encoding. The library's JPEGs (256, 1024) and the desktop's PNGs (128 to 1024, one
+/// per size) come from the same decoded picture.
 package struct ThumbnailRequest: Sendable, Equatable {
     /// How the pixels are reached; the catalog already knows which (and the turn).
     package enum Source: Sendable, Equatable {
@@ -19,8 +19,8 @@ package struct ThumbnailRequest: Sendable, Equatable {
     package var renditions: [ThumbnailRendition]
 
     /// The most renditions one request carries, so that a helper's output (its file
-    /// is bounded by `RLIMIT_FSIZE`) stays small: a file shown at more paths (a Live
-    /// Photo's video, an asset in several albums) is decoded once per this many.
+    /// is bounded by `RLIMIT_FSIZE`) stays small. The library asks for six at most (two
+    /// JPEGs, four desktop sizes: each path's text is put in afterwards).
     package static let mostRenditions = 16
 
     package init(source: Source, renditions: [ThumbnailRendition]) {

@@ -4,7 +4,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSystem
 import Synchronization
 
-/// Reads media in sandboxed helper processes (SPEC "Untrusted bytes"): the only way
+/// Reads media in sandboxed helper processes (photofiler(1) "Untrusted bytes"): the only way
 /// the daemon, `save` and the reconcile learn what a file is.
 ///
 /// As many helpers as cores, started on the first request and ended after a
@@ -17,8 +17,8 @@ import Synchronization
 /// one about to die is no second try); a second crash, or a file it is still on after its deadline (then the
 /// helper is killed), refuses that file alone. A deadline is CPU time the helper
 /// spent on the file, with four times as much wall time as the backstop for one
-/// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind it go
-/// to the next helper.
+/// that blocks: a busy machine slows a helper down, it does not make it hostile. The requests queued behind
+/// it go to the next helper.
 ///
 /// Thread safety: `@unchecked Sendable` is sound because all mutable state lives
 /// on `queue` (each entry point hops onto it; the rest checks with
@@ -377,42 +377,40 @@ public final class HelperPool: @unchecked Sendable {
         pump()
     }
 
-    private enum Why { case hungUp, misbehaved, timedOut }
-
-    /// A helper died, hung or sent nonsense: the file it was on is tried once more
-    /// (refused when it was its second helper, or when it hung); the rest go back
-    /// to the front of the line. When the helper may have been past the oldest
-    /// request, holding its answer, the files it had go back to be tried alone.
-    private func helperEnded(_ helper: RunningHelper, why: Why) {
+    /// A helper died, hung or sent nonsense: its files go as `HelperEndingPolicy`
+    /// says; the rest go back to the front of the line.
+    private func helperEnded(_ helper: RunningHelper, why: HelperEndingPolicy.Ending) {
         dispatchPrecondition(condition: .onQueue(queue))
         helpers.removeAll { $0 === helper }
         let ending = end(helper, killing: why != .hungUp)
         var jobs = helper.inFlight
         helper.inFlight = []
-        if jobs.count > 1, jobs[0].answerMayBeHeld {
-            // It may have held the head's answer and been on any of them (`AnswerRuns`):
-            // none is blamed, and each goes again alone, where the blame is exact. Any
-            // idle helper will do: blamed for nothing yet, a job that meets another
+        let verdict = HelperEndingPolicy.verdict(
+            why, inFlight: jobs.count, headAnswerMayBeHeld: jobs.first?.answerMayBeHeld ?? false,
+            headFailures: jobs.first?.failures ?? 0)
+        switch verdict {
+        case .noneBlamed:
+            break
+        case .eachAgainAlone:
+            // Any idle helper will do: blamed for nothing yet, a job that meets another
             // helper ended by the same kill still has its second try.
             for job in jobs { job.alone = true }
-        } else if !jobs.isEmpty {
+        case .headAgainOnALaterHelper:
+            jobs[0].failures += 1
+            jobs[0].retryAfterHelper = helpersStarted
+        case .refuseHead:
             let head = jobs.removeFirst()
+            let failure: MediaError
             switch why {
             case .timedOut:
-                head.reads.complete(
-                    head.index, .failure(.readerTimedOut(path: head.path, seconds: Int(deadline(for: head)))))
-            case .hungUp, .misbehaved:
-                head.failures += 1
-                let what =
-                    why == .misbehaved
-                    ? "answered nonsense" : ending.describe(memoryLimit: HelperLimits.addressSpace)
-                if head.failures >= 2 {
-                    head.reads.complete(head.index, .failure(.readerFailed(path: head.path, what: what)))
-                } else {
-                    head.retryAfterHelper = helpersStarted
-                    jobs.insert(head, at: 0)
-                }
+                failure = .readerTimedOut(path: head.path, seconds: Int(deadline(for: head)))
+            case .misbehaved:
+                failure = .readerFailed(path: head.path, what: "answered nonsense")
+            case .hungUp:
+                failure = .readerFailed(
+                    path: head.path, what: ending.describe(memoryLimit: HelperLimits.addressSpace))
             }
+            head.reads.complete(head.index, .failure(failure))
         }
         waiting[helper.kind, default: []].insert(contentsOf: jobs, at: 0)
     }
@@ -432,8 +430,9 @@ public final class HelperPool: @unchecked Sendable {
 
     /// A thumbnail decodes pixels (a video's frame, a large HEIC), so it has thrice the time.
     private func deadline(for job: Job) -> Double {
-        let base = settings.deadlineSeconds + Double((job.file?.size ?? 0) / settings.bytesPerExtraSecond)
-        return job.kind == .thumbnail ? 3 * base : base
+        HelperEndingPolicy.deadline(
+            base: settings.deadlineSeconds, fileSize: job.file?.size ?? 0,
+            bytesPerExtraSecond: settings.bytesPerExtraSecond, thumbnail: job.kind == .thumbnail)
     }
 
     /// The head of a helper's line has its deadline from when it got there; a helper
@@ -469,15 +468,14 @@ public final class HelperPool: @unchecked Sendable {
         guard let head = helper.inFlight.first, let start = helper.headStart else { return }
         let budget = deadline(for: head)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.wall.uptimeNanoseconds) / 1e9
-        guard let cpu = HelperCPUTime.seconds(of: helper.process.pid).map({ $0 - start.cpu }),
-            cpu < budget * 0.95, wall < 4 * budget
-        else {
+        let cpu = HelperCPUTime.seconds(of: helper.process.pid).map { $0 - start.cpu }
+        switch HelperEndingPolicy.atDeadline(budget: budget, cpu: cpu, wall: wall) {
+        case .end:
             helperEnded(helper, why: .timedOut)
             pump()
-            return
+        case .lookAgain(let seconds):
+            schedule(helper, at: .now() + seconds)
         }
-        let wait = min(max(budget - cpu, 0.25), 4 * budget - wall)
-        schedule(helper, at: .now() + wait)
     }
 
     private func armIdleTimer() {

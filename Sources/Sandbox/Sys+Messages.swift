@@ -76,8 +76,8 @@ extension Sys {
     }
 
     /// One received datagram and the descriptors it carried (close-on-exec), or nil when
-    /// the peer is gone and everything it sent was read. A datagram longer than `limit`, or one with a cut control
-    /// part, is `EMSGSIZE` (its descriptors, if any, are closed).
+    /// the peer is gone and everything it sent was read. A datagram longer than `limit`, or one with a cut
+    /// control part, is `EMSGSIZE` (its descriptors, if any, are closed).
     ///
     /// The datagram lands in the returned array's own storage, left uninitialised
     /// until `recvmsg` fills it: zeroing `limit` bytes first, then copying the

@@ -3,7 +3,7 @@ import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerSystem
 
-/// Who a request speaks for, once SPEC's safety rules have let it in.
+/// Who a request speaks for, once the gallery's safety rules have let it in.
 public enum AccessScope: Sendable, Equatable {
     /// The whole library (loopback without `--token`, or the gallery's token).
     case library
@@ -11,7 +11,7 @@ public enum AccessScope: Sendable, Equatable {
     case album(AlbumRecord, share: ShareRecord)
 }
 
-/// SPEC's safety rules for one listener: the Host check against DNS rebinding, the
+/// The safety rules of photofiler(1) serve for one listener: the Host check against DNS rebinding, the
 /// token (once as `?token=`, then a cookie, or the `X-PhotoFiler-Token` header),
 /// share tokens, and the write token.
 public struct AccessPolicy: Sendable {
@@ -72,37 +72,71 @@ public struct AccessPolicy: Sendable {
         return false
     }
 
-    /// The token a request presents: the query's, else the header's, else the
-    /// gallery's cookie, else a share's.
-    public func presentedToken(_ request: HTTPRequest) -> (token: String, fromCookie: Bool)? {
-        if let query = request.query["token"], !query.isEmpty { return (query, false) }
-        if let header = request.header(Self.tokenHeader), !header.isEmpty { return (header, false) }
-        for name in [cookieName, shareCookieName] {
-            if let cookie = request.cookies[name], !cookie.isEmpty { return (cookie, true) }
-        }
+    /// The token a request presents in its address or its header.
+    public func presentedToken(_ request: HTTPRequest) -> String? {
+        if let query = request.query["token"], !query.isEmpty { return query }
+        if let header = request.header(Self.tokenHeader), !header.isEmpty { return header }
         return nil
     }
 
-    /// The scope of a request, or nil for 401. `share` looks a token's hash up; a
-    /// look-up that fails is thrown, not taken for a token that opens nothing.
-    public func scope<Failure: Error>(
-        of request: HTTPRequest, share: (String) throws(Failure) -> (AlbumRecord, ShareRecord)?
-    ) throws(Failure) -> AccessScope? {
-        guard let presented = presentedToken(request)?.token else {
-            return token == nil ? .library : nil
+    /// What a request's credentials open, or why they open nothing. `share` looks a
+    /// token's hash up, `shares` the shares whose hashes begin so (a session cookie
+    /// names its share by the first digits); a look-up that fails is thrown, not taken
+    /// for a token that opens nothing.
+    public func admission<Failure: Error>(
+        of request: HTTPRequest, share: (String) throws(Failure) -> (AlbumRecord, ShareRecord)?,
+        shares: (String) throws(Failure) -> [(AlbumRecord, ShareRecord)]
+    ) throws(Failure) -> Admission {
+        if let presented = presentedToken(request) {
+            if AccessToken.matches(presented, sessionKey) { return .admitted(.library, .owner) }
+            if let (album, record) = try share(AccessToken.hash(presented)) {
+                return .admitted(.album(album, share: record), .visitor(share: record.tokenHash))
+            }
+            return .refused(staleCookies: false)
         }
-        return try scope(of: presented, share: share)
+        var stale = false
+        func library() -> Admission? {
+            guard let cookie = request.cookies[cookieName], !cookie.isEmpty else { return nil }
+            if isLibrarySession(cookie) { return .admitted(.library, .owner) }
+            // Without a token the library is open to loopback anyway; a session of an
+            // earlier run is merely old.
+            if token != nil { stale = true }
+            return nil
+        }
+        func shared() throws(Failure) -> Admission? {
+            guard let cookie = request.cookies[shareCookieName], !cookie.isEmpty else { return nil }
+            if let prefix = SessionCookie.sharePrefix(cookie) {
+                for (album, record) in try shares(prefix)
+                where SessionCookie.isShareSession(cookie, tokenHash: record.tokenHash) {
+                    return .admitted(.album(album, share: record), .visitor(share: record.tokenHash))
+                }
+            }
+            stale = true
+            return nil
+        }
+        // The gallery's cookie wins where it holds the token; without one it only marks
+        // the owner's browser, and a share's beside it is the owner looking at the share.
+        if token == nil {
+            if let admitted = try shared() { return admitted }
+            if let admitted = library() { return admitted }
+        } else {
+            if let admitted = library() { return admitted }
+            if let admitted = try shared() { return admitted }
+        }
+        if stale { return .refused(staleCookies: true) }
+        return token == nil ? .admitted(.library, .anonymous) : .refused(staleCookies: false)
     }
 
-    /// What `token` opens: the library, one shared album, or nothing (nil).
-    public func scope<Failure: Error>(
-        of presented: String, share: (String) throws(Failure) -> (AlbumRecord, ShareRecord)?
-    ) throws(Failure) -> AccessScope? {
-        if AccessToken.matches(presented, token ?? writeToken) { return .library }
-        if let (album, record) = try share(AccessToken.hash(presented)) {
-            return .album(album, share: record)
-        }
-        return nil
+    /// What a library session cookie is sealed with: the token, else this run's write token.
+    private var sessionKey: String { token ?? writeToken }
+
+    /// A new session for one browser's library cookie.
+    public func librarySession() throws(SystemError) -> String {
+        try SessionCookie.library(key: sessionKey)
+    }
+
+    public func isLibrarySession(_ value: String) -> Bool {
+        SessionCookie.isLibrarySession(value, key: sessionKey)
     }
 
     /// A write carries the write token in its header (a cookie alone is not enough:
@@ -110,5 +144,50 @@ public struct AccessPolicy: Sendable {
     public func allowsWrite(_ request: HTTPRequest) -> Bool {
         guard let header = request.header(Self.tokenHeader) else { return false }
         return AccessToken.matches(header, writeToken)
+    }
+}
+
+/// What a request's credentials came to.
+public enum Admission {
+    case admitted(AccessScope, ClientStanding)
+    /// 401; `staleCookies`: the cookies it sent open nothing any more (they are expired).
+    case refused(staleCookies: Bool)
+}
+
+/// What a gallery cookie carries: a session sealed for one browser, never the token
+/// (cookies ignore ports: every other service on the host is sent them).
+/// `NONCE.MAC` for the library, `SHARE.NONCE.MAC` for a share, `SHARE` the first 16
+/// digits of the share token's hash; each MAC an HMAC-SHA256 under the token (the
+/// library's, or the share's hash, which only the catalog keeps).
+enum SessionCookie {
+    static func library(key: String) throws(SystemError) -> String {
+        let nonce = try AccessToken.generate()
+        return nonce + "." + AccessToken.authenticator("photofiler library session " + nonce, key: key)
+    }
+
+    static func isLibrarySession(_ value: String, key: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let expected = AccessToken.authenticator("photofiler library session " + parts[0], key: key)
+        return AccessToken.matches(String(parts[1]), expected)
+    }
+
+    static func share(tokenHash: String) throws(SystemError) -> String {
+        let nonce = try AccessToken.generate()
+        return tokenHash.prefix(16) + "." + nonce + "."
+            + AccessToken.authenticator("photofiler share session " + nonce, key: tokenHash)
+    }
+
+    static func sharePrefix(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 16, parts[0].allSatisfy(\.isHexDigit) else { return nil }
+        return String(parts[0]).lowercased()
+    }
+
+    static func isShareSession(_ value: String, tokenHash: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, tokenHash.hasPrefix(parts[0]) else { return false }
+        let expected = AccessToken.authenticator("photofiler share session " + parts[1], key: tokenHash)
+        return AccessToken.matches(String(parts[2]), expected)
     }
 }

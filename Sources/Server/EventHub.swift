@@ -1,5 +1,6 @@
 import Dispatch
 import PhotoFilerCatalog
+import PhotoFilerFiling
 import PhotoFilerSystem
 
 /// The open `/api/events` streams, and what wakes them: the catalog's change log
@@ -33,12 +34,15 @@ public final class EventHub: @unchecked Sendable {
     private let catalogWritten: @Sendable () -> Void
     /// Seconds since the epoch, as a share's expiry is kept.
     private let clock: @Sendable () -> Double
+    /// What a share's streams number their events with (this run's key).
+    private let seal: NumberSeal
 
     init(
-        catalog: CatalogAccess, clock: @escaping @Sendable () -> Double,
+        catalog: CatalogAccess, clock: @escaping @Sendable () -> Double, seal: NumberSeal,
         catalogWritten: @escaping @Sendable () -> Void = {}
     ) {
         self.catalog = catalog
+        self.seal = seal
         self.clock = clock
         self.catalogWritten = catalogWritten
     }
@@ -78,8 +82,9 @@ public final class EventHub: @unchecked Sendable {
     /// replay, or from another catalog. Every stream then learns the newest
     /// sequence number as its last event id, so its first reconnect loses nothing.
     func open(share: ShareRecord?, lastEventID: String?) -> EventStream {
-        let stream = EventStream(share: share) { [weak self] stream in self?.remove(stream) }
-        // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the registration.
+        let stream = EventStream(share: share, seal: seal) { [weak self] stream in self?.remove(stream) }
+        // On the catalog's queue, where `readChanges` runs: nothing is sent between the replay and the
+        // registration.
         catalog.read { catalog in
             if let share {
                 guard isLive(share, catalog) else { return stream.end() }
@@ -87,7 +92,7 @@ public final class EventHub: @unchecked Sendable {
             }
             let upTo = lock.withLock { seen }
             if let lastEventID { replay(after: lastEventID, upTo: upTo, into: stream, catalog) }
-            stream.send(EventStream.position(upTo))
+            stream.send(stream.position(upTo))
             lock.withLock { streams[ObjectIdentifier(stream)] = stream }
         }
         return stream
@@ -99,8 +104,8 @@ public final class EventHub: @unchecked Sendable {
     /// The changes after `lastEventID` up to `upTo`, or `reset`.
     private func replay(after lastEventID: String, upTo: Int64, into stream: EventStream, _ catalog: Catalog)
     {
-        guard let last = Int64(lastEventID), last >= 0, last <= upTo else {
-            stream.send(EventStream.message("reset", sequence: upTo))
+        guard let last = stream.sequence(named: lastEventID), last >= 0, last <= upTo else {
+            stream.send(stream.message("reset", sequence: upTo))
             return
         }
         guard last < upTo else { return }
@@ -113,18 +118,18 @@ public final class EventHub: @unchecked Sendable {
             guard let oldest = try catalog.oldestChange(), last >= oldest - 1,
                 missed.count <= Self.replayLimit
             else {
-                stream.send(EventStream.message("reset", sequence: upTo))
+                stream.send(stream.message("reset", sequence: upTo))
                 return
             }
             var events: [[UInt8]] = []
             for change in missed where try isVisible(change, to: stream, catalog) {
                 events.append(
-                    EventStream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
+                    stream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
             }
             for event in events { stream.send(event) }
         } catch {
             // What it missed could not be read: it reloads everything instead.
-            stream.send(EventStream.message("reset", sequence: upTo))
+            stream.send(stream.message("reset", sequence: upTo))
         }
     }
 
@@ -198,17 +203,16 @@ public final class EventHub: @unchecked Sendable {
             // More changes since the last read than the log keeps: every client reloads.
             if let oldest = try catalog.oldestChange(), oldest > after + 1 {
                 let latest = try catalog.latestChange()
-                for stream in listeners { stream.send(EventStream.message("reset", sequence: latest)) }
+                for stream in listeners { stream.send(stream.message("reset", sequence: latest)) }
                 lock.withLock { seen = max(seen, latest) }
                 return
             }
             while true {
                 let batch = try catalog.changes(after: after, limit: 500)
                 for change in batch {
-                    let event = EventStream.message(
-                        change.kind.rawValue, id: change.asset, sequence: change.sequence)
                     for stream in listeners where try isVisible(change, to: stream, catalog) {
-                        stream.send(event)
+                        stream.send(
+                            stream.message(change.kind.rawValue, id: change.asset, sequence: change.sequence))
                     }
                 }
                 guard let last = batch.last else { break }
@@ -231,6 +235,9 @@ public final class EventHub: @unchecked Sendable {
 final class EventStream: StreamingBody, @unchecked Sendable {
     /// The `share` link a stream was opened through.
     let share: ShareRecord?
+    /// A share's streams seal their event ids: the change log's sequence numbers would
+    /// show, through their gaps, how much changed outside the shared album.
+    private let seal: NumberSeal
     private let lock = ThreadLock()
     private var pending: [UInt8]
     private var wake: (@Sendable () -> Void)?
@@ -242,27 +249,46 @@ final class EventStream: StreamingBody, @unchecked Sendable {
     private var ended = false
     private let onClose: @Sendable (EventStream) -> Void
 
-    init(share: ShareRecord?, onClose: @escaping @Sendable (EventStream) -> Void) {
+    init(share: ShareRecord?, seal: NumberSeal, onClose: @escaping @Sendable (EventStream) -> Void) {
         self.share = share
+        self.seal = seal
         self.onClose = onClose
         // The reconnect delay, and a comment so the browser sees the stream open at once.
         pending = Array("retry: 1000\n: photofiler events\n\n".utf8)
     }
 
-    /// `event: KIND` with `data: {"id": ID}`, and the change's sequence number as its `id:`
-    /// (what the browser sends back as `Last-Event-ID` when it reconnects).
-    static func message(_ kind: String, id: AssetID, sequence: Int64) -> [UInt8] {
-        Array("id: \(sequence)\nevent: \(kind)\ndata: {\"id\": \(id)}\n\n".utf8)
+    /// `event: KIND` with `data: {"id": ID}`, and the change's id (what the browser
+    /// sends back as `Last-Event-ID` when it reconnects).
+    func message(_ kind: String, id: AssetID, sequence: Int64) -> [UInt8] {
+        Array("id: \(eventID(sequence))\nevent: \(kind)\ndata: {\"id\": \(id)}\n\n".utf8)
     }
 
     /// An event without an asset (`reset`: reload everything), at `sequence`.
-    static func message(_ kind: String, sequence: Int64) -> [UInt8] {
-        Array("id: \(sequence)\nevent: \(kind)\ndata: {}\n\n".utf8)
+    func message(_ kind: String, sequence: Int64) -> [UInt8] {
+        Array("id: \(eventID(sequence))\nevent: \(kind)\ndata: {}\n\n".utf8)
     }
 
     /// Only an `id:`: the browser takes it as its last event id and shows no event.
-    static func position(_ sequence: Int64) -> [UInt8] {
-        Array("id: \(sequence)\n\n".utf8)
+    func position(_ sequence: Int64) -> [UInt8] {
+        Array("id: \(eventID(sequence))\n\n".utf8)
+    }
+
+    /// The change log's sequence number, or for a share's stream the number sealed
+    /// for that share alone.
+    private func eventID(_ sequence: Int64) -> String {
+        guard let share else { return String(sequence) }
+        return seal.seal(sequence, context: Self.context(share))
+    }
+
+    /// The sequence number an id this stream's kind gave names; nil for any other.
+    func sequence(named id: String) -> Int64? {
+        guard let share else { return Int64(id) }
+        return seal.open(id, context: Self.context(share))
+    }
+
+    /// A share's context: the first 16 digits of its token's hash.
+    private static func context(_ share: ShareRecord) -> UInt64 {
+        UInt64(share.tokenHash.prefix(16), radix: 16) ?? 0
     }
 
     func send(_ bytes: [UInt8]) {

@@ -4,8 +4,8 @@ import PhotoFilerCatalog
 import PhotoFilerFiling
 import PhotoFilerSystem
 
-/// `photofiler serve` (and the picker's private server): SPEC's pages and API
-/// over one library's catalog, behind SPEC's safety rules.
+/// `photofiler serve` (and the picker's private server): the pages and API of photofiler(1) serve
+/// over one library's catalog, behind its safety rules.
 ///
 /// `@unchecked Sendable`: the policy's port is written once after the listener
 /// binds, under `lock`; `timelines` is used only on the catalog's serial queue
@@ -23,18 +23,24 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     private var policyValue: AccessPolicy
     /// One listener per address bound (two for `localhost`).
     private var daemons: [MicroHTTPDaemon] = []
+    /// The connections of every listener, and the limits they are held to.
+    let clients: ConnectionGuard
 
     public init(
         catalog: CatalogAccess, policy: AccessPolicy, thumbnails: any ThumbnailSource,
-        picker: PickSession? = nil, log: Logger
-    ) {
+        picker: PickSession? = nil, limits: HTTPLimits = HTTPLimits(), log: Logger
+    ) throws(SystemError) {
         self.catalog = catalog
+        clients = ConnectionGuard(limits: limits, log: log)
         self.log = log
         self.thumbnails = thumbnails
         self.picker = picker
         self.policyValue = policy
         let known = knownThumbnails
-        events = EventHub(catalog: catalog, clock: { Date().timeIntervalSince1970 }) { known.forgetAll() }
+        let seal = try NumberSeal()
+        events = EventHub(catalog: catalog, clock: { Date().timeIntervalSince1970 }, seal: seal) {
+            known.forgetAll()
+        }
     }
 
     public var policy: AccessPolicy { lock.withLock { policyValue } }
@@ -44,11 +50,14 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
     public func start() throws(ServerError) -> String {
         try events.start()
         let address = policy.address
-        let first = try MicroHTTPDaemon(host: address.hosts[0], port: address.port, handler: self, log: log)
+        let first = try MicroHTTPDaemon(
+            host: address.hosts[0], port: address.port, handler: self, log: log, clients: clients)
         var started = [first]
         for host in address.hosts.dropFirst() {
             do {
-                started.append(try MicroHTTPDaemon(host: host, port: first.port, handler: self, log: log))
+                started.append(
+                    try MicroHTTPDaemon(
+                        host: host, port: first.port, handler: self, log: log, clients: clients))
             } catch .cannotListen(_, let errno) where Self.familyMissing.contains(errno.rawValue) {
                 continue  // a machine without IPv6 (or without its loopback): IPv4 alone
             }
@@ -88,7 +97,7 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         ("X-Frame-Options", "DENY"),
     ]
 
-    /// SPEC's checks in order: Host (403), body (413), token (401), write rights (403), then the route.
+    /// The checks in order: Host (403), body (413), token (401), write rights (403), then the route.
     private func admit(_ request: HTTPRequest) -> HTTPResponse {
         let policy = self.policy
         // Two Hosts could pass the check with one and reach a proxy with the other (RFC 9112: 400).
@@ -107,32 +116,46 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
         guard ["GET", "HEAD", "PUT", "DELETE", "POST"].contains(request.method) else {
             return .error(405, "The gallery does not answer \(request.method) requests.")
         }
-        if request.path == "/leave-share" {
-            // The owner who opened a share link goes back to the gallery: the share's cookie goes.
-            var leave = HTTPResponse(status: 303, headers: [("Location", "/")], body: .bytes([]))
-            leave.addHeader("Set-Cookie", Self.expired(policy.shareCookieName))
-            return leave
-        }
-        let presentedScope: AccessScope?
+        let admission: Admission
         do {
-            presentedScope = try policy.scope(of: request, share: share(tokenHash:))
+            admission = try policy.admission(
+                of: request, share: share(tokenHash:), shares: shares(hashPrefix:))
         } catch {
             // Could not look the token up: not "no such share" (401, whose cookie would go).
             return Self.catalogFailed(error)
         }
-        guard let scope = presentedScope else {
+        guard case .admitted(let scope, let standing) = admission else {
             let reason =
                 "This gallery needs its token: open the link photofiler printed (…?token=…); a shared album's link opens it until the share expires or is revoked."
             // A page is shown the reason as a page; the API answers JSON.
             var refused =
                 request.path.hasPrefix("/api/") || request.path.hasPrefix("/static/")
                 ? HTTPResponse.error(401, reason) : .html(Page.refused(reason), status: 401)
-            if policy.presentedToken(request)?.fromCookie == true {
+            if case .refused(staleCookies: true) = admission {
                 for name in [policy.cookieName, policy.shareCookieName] {
                     refused.addHeader("Set-Cookie", Self.expired(name))
                 }
             }
             return refused
+        }
+        var response = answer(request, scope: scope, policy: policy)
+        response.standing = standing
+        return response
+    }
+
+    /// The answer to an admitted request, with the cookie it leaves: a token given in
+    /// the address becomes a session cookie, and a page asked for with one moves on to
+    /// its address without it (out of the address bar).
+    private func answer(_ request: HTTPRequest, scope: AccessScope, policy: AccessPolicy) -> HTTPResponse {
+        if request.path == "/leave-share" {
+            // The owner who opened a share link goes back to the gallery: the share's
+            // cookie goes. Only one the request carried (SameSite=Strict: never from
+            // another site's page).
+            var leave = HTTPResponse(status: 303, headers: [("Location", "/")], body: .bytes([]))
+            if request.cookies[policy.shareCookieName] != nil {
+                leave.addHeader("Set-Cookie", Self.expired(policy.shareCookieName))
+            }
+            return leave
         }
         if request.isWrite {
             guard case .library = scope else {
@@ -142,18 +165,59 @@ public final class Gallery: HTTPHandler, @unchecked Sendable {
                 return .error(403, "A change needs the header X-PhotoFiler-Token with the gallery's token.")
             }
         }
-        var response = route(request, scope: scope)
-        if let token = request.query["token"], !token.isEmpty {
-            // Given once in the address; the cookie carries it from here on (a share's its own).
-            let name: String
-            if case .album = scope { name = policy.shareCookieName } else { name = policy.cookieName }
-            response.addHeader("Set-Cookie", "\(name)=\(token); Path=/; HttpOnly; SameSite=Strict")
+        let isPage = !request.path.hasPrefix("/api/") && !request.path.hasPrefix("/static/")
+        let tokenInAddress = request.query["token"].map { !$0.isEmpty } ?? false
+        var response: HTTPResponse
+        if tokenInAddress, isPage, !request.isWrite {
+            response = .html(Page.onward(to: Self.withoutToken(request)))
+            response.addHeader("Cache-Control", "no-store")
+        } else {
+            response = route(request, scope: scope)
         }
+        // A session for this browser: given for a token in the address, and with a
+        // library page that came without one (the owner's browser on a loopback
+        // gallery without a token: its requests then come before anonymous ones).
+        let cookie: String?
+        switch scope {
+        case .album(_, let share):
+            let session = tokenInAddress ? try? SessionCookie.share(tokenHash: share.tokenHash) : nil
+            cookie = session.map { policy.shareCookieName + "=" + $0 }
+        case .library:
+            let hasSession = request.cookies[policy.cookieName].map(policy.isLibrarySession) ?? false
+            let wanted = tokenInAddress || (isPage && !hasSession && response.status < 400)
+            cookie = wanted ? (try? policy.librarySession()).map { policy.cookieName + "=" + $0 } : nil
+        }
+        if let cookie { response.addHeader("Set-Cookie", cookie + "; Path=/; HttpOnly; SameSite=Strict") }
         return response
+    }
+
+    /// The request's path and query without `token` (the other arguments as given,
+    /// percent-encoded again), for the redirect that takes the token out of the address.
+    private static func withoutToken(_ request: HTTPRequest) -> String {
+        let allowed = CharacterSet.urlQueryAllowed.subtracting(["+", "&", "#", "%", "="])
+        let arguments = request.query.filter { $0.key != "token" }.sorted { $0.key < $1.key }.map {
+            ($0.key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + ($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }
+        let path = request.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/"
+        return arguments.isEmpty ? path : path + "?" + arguments.joined(separator: "&")
     }
 
     private static func expired(_ cookie: String) -> String {
         "\(cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"
+    }
+
+    /// Live shares whose token hashes begin with `prefix`, with their albums.
+    private func shares(hashPrefix prefix: String) throws(CatalogError) -> [(AlbumRecord, ShareRecord)] {
+        let now = Date().timeIntervalSince1970
+        return try catalog.read { catalog throws(CatalogError) -> [(AlbumRecord, ShareRecord)] in
+            var found: [(AlbumRecord, ShareRecord)] = []
+            for share in try catalog.shares()
+            where share.tokenHash.hasPrefix(prefix) && share.isValid(at: now) {
+                if let album = try catalog.album(id: share.album) { found.append((album, share)) }
+            }
+            return found
+        }
     }
 
     /// The album a live share token opens, and the share, by the token's hash.

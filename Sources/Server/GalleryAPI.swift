@@ -10,7 +10,7 @@ enum AlbumResolution {
     case invalid
 }
 
-/// A request parameter that is not one SPEC allows: 400 with this message.
+/// A request parameter that is not one the API allows: 400 with this message.
 struct BadParameter: Error {
     let message: String
 }
@@ -57,7 +57,13 @@ extension Gallery {
         let albums = try catalog.read { catalog in
             try visible.map { summary in
                 let hash = try summary.cover.flatMap { try catalog.asset(id: $0) }?.hash
-                return AlbumJSON(summary, layout: layout, coverHash: hash)
+                var album = AlbumJSON(summary, layout: layout, coverHash: hash)
+                if case .album = scope {
+                    // The owner's folders are none of a visitor's business: the API's own addresses instead.
+                    album.path = nil
+                    album.coverThumbnail = album.cover.map { "/api/assets/\($0)/thumbnail" }
+                }
+                return album
             }
         }
         return .json(albums)
@@ -180,7 +186,7 @@ extension Gallery {
             case .failed(let reason): return .error(503, reason)
             }
             // Made or found a moment ago: a file that cannot be opened now is not "none".
-            guard let response = Self.sending(file) else {
+            guard let response = sending(file) else {
                 return .error(503, "Asset \(asset.id)'s thumbnail cannot be read now; try again.")
             }
             if case .library = scope {
@@ -219,6 +225,12 @@ extension Gallery {
         if case .album(let shared, _) = scope {
             json.albums = json.albums.filter { $0 == shared.name }
             if json.sourceInbox != shared.name { json.sourceInbox = nil }
+            // No path of the owner's (`/home/NAME/…`): the addresses the API serves the files at.
+            let api = "/api/assets/\(asset.id)"
+            json.path = api + "/original"
+            json.pathBase64 = nil
+            json.thumbnail = OrNull(api + "/thumbnail")
+            json.liveVideo?.path = api + "/video"
         }
         return json
     }
@@ -302,7 +314,7 @@ extension Gallery {
     /// wait on the catalog's one queue for every other request; `next` leads on.
     static let largestPage = 1000
 
-    /// `limit`: any whole number of 1 or more (SPEC bounds it not, nor does `list
+    /// `limit`: any whole number of 1 or more (the API bounds it not, nor does `list
     /// --limit`), 100 when absent; a page holds `largestPage` at most.
     static func pageSize(_ text: String?) throws -> Int {
         guard let text, !text.isEmpty else { return 100 }

@@ -6,11 +6,11 @@ extension Gallery {
     /// A thumbnail already sent since the catalog last changed, straight from its file;
     /// nil when it is not known (or its file went): then the catalog and the store answer.
     func knownThumbnail(_ key: KnownThumbnails.Key) -> HTTPResponse? {
-        knownThumbnails.file(key).flatMap(Self.sending)
+        knownThumbnails.file(key).flatMap(sending)
     }
 
     /// A thumbnail file as a cacheable response; nil when it cannot be opened.
-    static func sending(_ file: ThumbnailFile) -> HTTPResponse? {
+    func sending(_ file: ThumbnailFile) -> HTTPResponse? {
         guard var response = whole(file.path) else { return nil }
         response.addHeader("Content-Type", file.mimeType)
         response.addHeader("Cache-Control", "private, max-age=3600")
@@ -21,7 +21,7 @@ extension Gallery {
     /// was filed (a download saves it under that name, not as `original`); one `Range` honoured.
     func original(of asset: AssetRecord, request: HTTPRequest) -> HTTPResponse {
         let path = catalog.layout.absolute(asset.currentPath)
-        guard let (fd, size) = Self.open(path) else {
+        guard let (fd, size) = open(path) else {
             return .error(404, "The file of asset \(asset.id) is not in the library any more.")
         }
         var response = Self.ranged(fd, start: 0, size: size, mimeType: asset.info.mimeType, request: request)
@@ -58,7 +58,7 @@ extension Gallery {
         }
         let layout = catalog.layout
         if let offset = video.embeddedOffset {
-            guard let (fd, size) = Self.open(layout.absolute(asset.currentPath)),
+            guard let (fd, size) = open(layout.absolute(asset.currentPath)),
                 offset >= 0, video.size > 0, offset + video.size <= size
             else {
                 return .error(404, "The file of asset \(asset.id) is not in the library any more.")
@@ -67,7 +67,7 @@ extension Gallery {
             return Self.ranged(fd, start: offset, size: video.size, mimeType: "video/mp4", request: request)
         }
         guard let relative = video.trashPath ?? video.rollPath,
-            let (fd, size) = Self.open(layout.absolute(relative))
+            let (fd, size) = open(layout.absolute(relative))
         else {
             return .error(404, "The video of asset \(asset.id) is not in the library any more.")
         }
@@ -103,14 +103,22 @@ extension Gallery {
     }
 
     /// A whole regular file as a body, or nil when it cannot be opened.
-    private static func whole(_ path: BytePath) -> HTTPResponse? {
+    private func whole(_ path: BytePath) -> HTTPResponse? {
         guard let (fd, size) = open(path) else { return nil }
         return HTTPResponse(status: 200, body: .file(fd, offset: 0, length: size))
     }
 
-    /// Opens a path the catalog gave (never one from a request); a regular file only.
-    private static func open(_ path: BytePath) -> (FileDescriptor, Int64)? {
-        guard let fd = try? Sys.openForReading(path) else { return nil }
+    /// Opens a path the catalog gave (never one from a request); a regular file only,
+    /// inside the library, found by a walk from its folder that follows no symbolic
+    /// link: one planted inside `Roll/` or the thumbnail folder (by anyone who may
+    /// write there) leads nowhere else.
+    private func open(_ path: BytePath) -> (FileDescriptor, Int64)? {
+        let layout = catalog.layout
+        guard let relative = layout.relative(path),
+            let root = try? Sys.openDirectory(layout.root)
+        else { return nil }
+        defer { root.close() }
+        guard let fd = try? Sys.openForReadingWithoutLinks(relative, in: root) else { return nil }
         guard let status = try? fd.status(), status.isRegularFile else {
             fd.close()
             return nil

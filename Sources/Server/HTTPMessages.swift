@@ -48,6 +48,8 @@ public struct HTTPResponse {
     public var body: Body
     /// Runs once the response has been sent (the picker ends its server then).
     public var afterSent: (@Sendable () -> Void)?
+    /// What the request's credentials showed its client to be (which slots it may keep).
+    public var standing: ClientStanding = .anonymous
 
     public init(status: UInt32, headers: [(String, String)] = [], body: Body = .bytes([])) {
         self.status = status

@@ -63,7 +63,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var hosts: [ListenHost]
     public var port: UInt16
 
-    /// SPEC's default, 127.0.0.1:8765, with [::1]:8765 beside it.
+    /// The default, 127.0.0.1:8765, with [::1]:8765 beside it.
     public static let defaultGallery = ListenAddress(localhostPort: 8765)
 
     public init(host: ListenHost, port: UInt16) {

@@ -8,16 +8,26 @@ public protocol HTTPHandler: AnyObject, Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
 }
 
-/// The limits a listener holds every client to.
-public struct HTTPLimits: Sendable {
-    /// Worker threads, each with its own epoll set.
+/// The limits a gallery holds every client to (`serve`'s options; the man page
+/// gives the defaults and why).
+public struct HTTPLimits: Sendable, Equatable {
+    /// Worker threads of each listener, each with its own epoll set.
     public var threads: UInt32 = 4
+    /// Open connections in all.
     public var connections: UInt32 = 128
-    public var connectionsPerAddress: UInt32 = 64
+    /// Open connections from one address, the owner's aside.
+    public var connectionsPerAddress: UInt32 = 16
+    /// Seconds anyone but the owner has to send a whole request head, from
+    /// connecting and from each answer.
+    public var headSeconds: UInt32 = 5
+    /// Event streams from one address, the owner's aside, and through one share.
+    public var eventStreamsPerAddress: UInt32 = 8
+    public var eventStreamsPerShare: UInt32 = 16
     /// Bytes one connection may hold, request line and headers included; a request
     /// whose headers do not fit is refused by libmicrohttpd (431).
     public var connectionMemory: Int = 32 * 1024
-    /// An idle keep-alive connection is closed after this (parked event streams are exempt).
+    /// An idle keep-alive connection of the owner's is closed after this (parked
+    /// event streams are exempt).
     public var idleSeconds: UInt32 = 60
 
     public init() {}
@@ -34,24 +44,29 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let handler: any HTTPHandler
     fileprivate let log: Logger
+    fileprivate let clients: ConnectionGuard
     /// The port it listens on (the kernel's choice when asked for 0).
     public private(set) var port: UInt16 = 0
 
-    /// Starts listening on `host` and `port`; the handler must outlive the daemon (it is not retained by C).
+    /// Starts listening on `host` and `port`; the handler must outlive the daemon (it is
+    /// not retained by C). `clients` counts the connections of every listener of one gallery.
     public init(
-        host: ListenHost, port: UInt16, handler: any HTTPHandler, log: Logger,
-        limits: HTTPLimits = HTTPLimits()
+        host: ListenHost, port: UInt16, handler: any HTTPHandler, log: Logger, clients: ConnectionGuard
     ) throws(ServerError) {
         self.handler = handler
         self.log = log
+        self.clients = clients
+        let limits = clients.limits
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
+        // libmicrohttpd shares its limit out among the pool's threads, and a connection
+        // ended for another's sake holds its slot until its thread closes it: room for
+        // both in any one thread; the guard's count is the one that holds.
         let cLimits = photofiler_mhd_limits(
-            thread_pool_size: limits.threads, connection_limit: limits.connections,
-            per_address_limit: limits.connectionsPerAddress, connection_memory: limits.connectionMemory,
-            timeout_seconds: limits.idleSeconds)
+            thread_pool_size: limits.threads, connection_limit: 2 * limits.connections * limits.threads,
+            connection_memory: limits.connectionMemory, timeout_seconds: limits.idleSeconds)
         let context = Unmanaged.passUnretained(self).toOpaque()
         switch host {
         case .ipv4(let value):
@@ -63,8 +78,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     photofiler_mhd_start(
                         UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted,
-                        microHTTPDLog,
-                        cLimits)
+                        microHTTPDLog, microHTTPDAcceptPolicy, microHTTPDConnectionNotice, cLimits)
                 }
             }
         case .ipv6(let bytes):
@@ -78,8 +92,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     photofiler_mhd_start(
                         UInt32(flags), $0, port, microHTTPDAccess, context, microHTTPDCompleted,
-                        microHTTPDLog,
-                        cLimits)
+                        microHTTPDLog, microHTTPDAcceptPolicy, microHTTPDConnectionNotice, cLimits)
                 }
             }
         }
@@ -98,7 +111,20 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             method: method, path: url, query: Self.collect(connection, .GET_ARGUMENT_KIND).values,
             headers: headers.values, repeatedHeaders: headers.repeated,
             cookies: Self.collect(connection, .COOKIE_KIND).values)
-        let response = handler.respond(to: request)
+        var response = handler.respond(to: request)
+        clients.answered(connection, as: response.standing)
+        if case .stream(let body) = response.body, !clients.mayStream(connection) {
+            body.closed()
+            let standing = response.standing
+            response = .error(
+                429,
+                "Too many event streams from this address or through this share; close a page and reload.")
+            response.standing = standing
+        }
+        if response.standing == .anonymous, response.status >= 400 {
+            // Nothing useful came of it: the slot goes back at once.
+            response.addHeader("Connection", "close")
+        }
         if let afterSent = response.afterSent, let requestContext {
             // Replaces the `headersSeen` mark.
             // Kept with the request; `microHTTPDCompleted` runs and releases it.
@@ -319,6 +345,7 @@ private let microHTTPDAccess: MHD_AccessHandlerCallback = {
     let daemon = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
         requestContext.pointee = headersSeen
+        daemon.clients.headArrived(connection)
         // A request with a body is answered (refused) from its headers, before the body is read.
         let hasBody =
             MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map {
@@ -335,7 +362,10 @@ private let microHTTPDAccess: MHD_AccessHandlerCallback = {
     )
 }
 
-private let microHTTPDCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+private let microHTTPDCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+    if let context, let connection {
+        Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue().clients.completed(connection)
+    }
     guard let requestContext, let box = requestContext.pointee else { return }
     requestContext.pointee = nil
     if box == headersSeen { return }
@@ -364,4 +394,28 @@ private let microHTTPDStreamRead: MHD_ContentReaderCallback = { context, _, buff
 private let microHTTPDStreamFree: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
     Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue().finish()
+}
+
+/// Whether a client from this address may connect now (the guard may end another for it).
+private let microHTTPDAcceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
+    guard let context else { return MHD_Result.NO }
+    let daemon = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = Int(photofiler_mhd_address_bytes(address, &bytes))
+    return daemon.clients.mayAccept(Array(bytes.prefix(count))) ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// A connection began or ended (the end before libmicrohttpd closes its socket).
+private let microHTTPDConnectionNotice: MHD_NotifyConnectionCallback = { context, connection, _, notice in
+    guard let context, let connection else { return }
+    let daemon = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    if notice == .CONNECTION_NOTIFY_STARTED {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = Int(photofiler_mhd_connection_address(connection, &bytes))
+        daemon.clients.started(
+            connection, address: Array(bytes.prefix(count)),
+            socket: photofiler_mhd_connection_socket(connection))
+    } else {
+        daemon.clients.closed(connection)
+    }
 }

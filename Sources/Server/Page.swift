@@ -48,6 +48,22 @@ enum Page {
         """
     }
 
+    /// What a page asked for with `?token=` is answered: it moves on at once to `address`
+    /// (the same without the token). A refresh, not an HTTP redirect: a link from
+    /// another site (a chat, an e-mail, `pick`'s file) makes a cross-site navigation,
+    /// which an HTTP redirect continues, and the browser would not send the new
+    /// SameSite=Strict cookie to the page it leads to; the refresh is this page's own.
+    static func onward(to address: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(htmlEscaped(address))">
+        <title>photofiler</title></head>
+        <body><p><a href="\(htmlEscaped(address))">Continue</a></p></body>
+        </html>
+        """
+    }
+
     static let notFound = """
         <!doctype html>
         <html lang="en">

@@ -11,7 +11,7 @@ extension HTTPResponse {
             body: .bytes(bytes))
     }
 
-    /// SPEC's error body: `{"error": "…"}`.
+    /// The API's error body: `{"error": "…"}`.
     static func error(_ status: UInt32, _ message: String) -> HTTPResponse {
         struct Failure: Encodable { var error: String }
         let bytes = (try? JSONText.encode(Failure(error: message), pretty: false)) ?? Array("{}".utf8)

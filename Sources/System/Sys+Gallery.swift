@@ -30,6 +30,30 @@ extension Sys {
         }
     }
 
+    /// Opens `relative` below `folder` for reading, one component at a time with
+    /// `openat(O_NOFOLLOW)`: a symbolic link anywhere along it (a folder's or the
+    /// file's) is refused (ELOOP or ENOTDIR), and so are `.` and `..`.
+    public static func openForReadingWithoutLinks(
+        _ relative: BytePath, in folder: FileDescriptor
+    ) throws(SystemError) -> FileDescriptor {
+        let components = relative.components
+        guard let last = components.last, !relative.bytes.starts(with: [UInt8(ascii: "/")]) else {
+            throw SystemError(.invalidArgument, call: "openat", path: relative)
+        }
+        for component in components where component.bytes == [0x2E] || component.bytes == [0x2E, 0x2E] {
+            throw SystemError(.invalidArgument, call: "openat", path: relative)
+        }
+        var current = folder
+        defer { if current.rawValue != folder.rawValue { current.close() } }
+        for component in components.dropLast() {
+            let next = try open(
+                component, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, in: current)
+            if current.rawValue != folder.rawValue { current.close() }
+            current = next
+        }
+        return try openForReading(last, in: current)
+    }
+
     /// `fcntl(F_DUPFD_CLOEXEC)`: a second descriptor for the same open socket or file.
     public static func duplicate(_ raw: CInt) throws(SystemError) -> FileDescriptor {
         var duplicate: CInt = -1
@@ -38,6 +62,12 @@ extension Sys {
             return duplicate
         }
         return FileDescriptor(rawValue: duplicate)
+    }
+
+    /// `shutdown(SHUT_RDWR)` of a socket another part owns: its reader sees the end and
+    /// closes it. A socket already gone is no failure.
+    public static func shutdownSocket(_ raw: CInt) {
+        _ = Glibc.shutdown(raw, CInt(SHUT_RDWR))
     }
 
     /// What a connected socket holds for reading, looked at without taking it.

@@ -7,4 +7,11 @@ extension Sys {
         guard pid > 0 else { return false }
         return kill(pid, 0) == 0 || errno == EPERM
     }
+
+    /// Sends `signal` to `pid`.
+    public static func sendSignal(_ signal: CInt, to pid: pid_t) throws(SystemError) {
+        guard kill(pid, signal) == 0 else {
+            throw SystemError(Errno(rawValue: errno), call: "kill", path: nil)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import PhotoFilerSystem
 
 /// Pairs inotify's two halves of a rename (`IN_MOVED_FROM`, `IN_MOVED_TO`) by their
 /// cookie, so a file moved within the watched trees is known as a move and not as
-/// a removal plus an arrival (SPEC "Deletion": a move is not a deletion).
+/// a removal plus an arrival (photofiler(1) "Deletion": a move is not a deletion).
 ///
 /// The kernel queues both halves one after the other, but a read may end between
 /// them: a `from` waits for its `to` a short while, then expires (the file left

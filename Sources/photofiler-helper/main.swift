@@ -5,7 +5,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 
 // photofiler-helper: the sandboxed process that reads strangers' bytes for the
-// photofiler daemon and commands (SPEC "Untrusted bytes") with every decoder:
+// photofiler daemon and commands (photofiler(1) "Untrusted bytes") with every decoder:
 // libvips, libheif and libavformat besides libmagic and exiv2. It reads what the
 // light helper hands on and makes the thumbnails. photofiler starts it itself,
 // with `__helper` and its socket at descriptor 3; it is not a command.

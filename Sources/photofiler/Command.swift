@@ -22,7 +22,7 @@ struct Context {
     var verbose: Bool
     let log: Logger
 
-    /// The library SPEC's order names: `--library`, `$PHOTOFILER_LIBRARY`, the config
+    /// The library, in the order photofiler(1) names: `--library`, `$PHOTOFILER_LIBRARY`, the config
     /// file, `$XDG_PICTURES_DIR/PhotoFiler`; prints the error and returns nil when
     /// the last could not be read.
     func libraryRoot() -> BytePath? {

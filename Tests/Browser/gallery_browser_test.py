@@ -340,7 +340,7 @@ def main():
         with open(fake, "w") as f:
             f.write(f"#!/bin/sh\nprintf '%s' \"$1\" > '{opened}.tmp' && mv '{opened}.tmp' '{opened}'\n")
         os.chmod(fake, 0o755)
-        env = dict(os.environ, BROWSER=fake, DISPLAY="", XDG_CURRENT_DESKTOP="")
+        env = dict(os.environ, BROWSER=fake, DISPLAY="", XDG_CURRENT_DESKTOP="", XDG_RUNTIME_DIR=work)
         pick = subprocess.Popen([BINARY, "pick", "--library", library, "--album", "Examples", "--limit", "1"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         deadline = time.monotonic() + 30
@@ -348,8 +348,12 @@ def main():
             if pick.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError("pick did not open the browser: " + pick.stderr.read())
             time.sleep(0.02)
+        # The browser is given a private file (its token on no command line) that leads to the picker.
         with open(opened) as f:
-            driver.get(f.read())
+            door = f.read()
+        check(door.startswith(work + "/photofiler-pick-") and os.stat(door).st_mode & 0o777 == 0o600,
+              f"pick gave the browser a file of the user's alone ({door})")
+        driver.get("file://" + door)
         ready(driver)
         WebDriverWait(driver, 20).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-asset-id]")) == len(expected) + 1)
         tiles = driver.find_elements(By.CSS_SELECTOR, "[data-asset-id]")

@@ -15,4 +15,12 @@ public enum Fixtures {
 
     /// One corpus file by its MANIFEST name (`bad/x.jpg` for the broken ones).
     public static func corpus(_ file: String) -> BytePath { corpus.appending(file) }
+
+    /// Still images in the shapes today's phones write (HEIF grids with each transform,
+    /// 10-bit HEIC and AVIF, multi-page TIFF...), made by `make.sh` there or taken from
+    /// Debian and PyPI packages: see its README.md and MANIFEST.tsv.
+    public static let phones: BytePath = root.appending("phones")
+
+    /// One file of `phones` by its MANIFEST name.
+    public static func phones(_ file: String) -> BytePath { phones.appending(file) }
 }

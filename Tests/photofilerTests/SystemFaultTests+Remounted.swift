@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 extension SystemFaultTests {
-    /// SPEC "Deletion" ("within 2 s while the daemon runs") after a disk comes back:
+    /// photofiler(1) "Deletion" ("within 2 s while the daemon runs") after a disk comes back:
     /// a year of the Roll on a disk of its own, unmounted and mounted again under the
     /// running daemon. A mount makes no inotify event; the daemon hears the mount
     /// table, watches the disk's folders and reconciles, so a roll file removed on it

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 extension SystemFaultTests {
-    /// SPEC "Deletion": an unmounted disk is not a deletion. A year of the Roll kept
+    /// photofiler(1) "Deletion": an unmounted disk is not a deletion. A year of the Roll kept
     /// on a disk of its own (symbolic album links, as hard links cannot reach it),
     /// unmounted while the daemon runs, or while it is stopped after a run that could
     /// not look at it (an I/O error: what the last look knew of the folder is kept):

@@ -49,7 +49,10 @@ enum HeifPlanesDecoder {
         var blue = try plane(decoded, heif_channel_Cb)
         var red = try plane(decoded, heif_channel_Cr)
         if (blue.width, blue.height) != (luma.width, luma.height) {
-            if max(blue.width, blue.height) >= edge {
+            // 4:2:0 halves the chroma both ways, 4:2:2 across only: a luma scaled to
+            // the 4:2:2 chroma would squeeze the picture.
+            let sameShape = abs(blue.width * luma.height - blue.height * luma.width) <= luma.height
+            if sameShape, max(blue.width, blue.height) >= edge {
                 // The luma averaged down to the chroma's size: no detail is lost that
                 // the thumbnail would keep.
                 let (across, down) = (

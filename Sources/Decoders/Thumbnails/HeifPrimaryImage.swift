@@ -63,28 +63,46 @@ final class HeifPrimaryImage {
         )
     }
 
-    /// Whether the image is mirrored (`imir`) and turned a quarter (`irot` 90° or
-    /// 270°). libheif 1.19 then places tiles wrongly when it decodes one tile of the
-    /// upright picture: it undoes the mirror with the stored grid's column count
-    /// instead of the turned one's, and an index past the grid aborts on its
-    /// assertion (fixed in libheif 1.22, "fix tile coordinates validation in
-    /// rotated images"). Decoded whole, libheif turns and mirrors it right.
-    var isMirroredAndQuarterTurned: Bool {
+    /// One of the primary image's transformative properties, in the order a reader
+    /// applies them to the stored picture (its `ipma` order: clap, irot, imir).
+    enum Transformation {
+        /// `clap`: its borders depend on the size of the picture it is applied to.
+        case crop(heif_property_id)
+        /// `irot`: quarter turns counter-clockwise, in degrees.
+        case turn(counterClockwise: Int)
+        /// `imir`: true when left and right are swapped, false when top and bottom are.
+        case mirror(leftAndRight: Bool)
+    }
+
+    var transformations: [Transformation] {
         let item = heif_image_handle_get_item_id(handle)
         var properties = [heif_property_id](repeating: 0, count: 8)
         let count = Int(heif_item_get_transformation_properties(context, item, &properties, 8))
-        var mirrored = false
-        var quarterTurned = false
-        for property in properties.prefix(count) {
+        return properties.prefix(count).compactMap { property in
             switch heif_item_get_property_type(context, item, property) {
-            case heif_item_property_type_transform_mirror: mirrored = true
+            case heif_item_property_type_transform_crop: .crop(property)
             case heif_item_property_type_transform_rotation:
-                let angle = heif_item_get_property_transform_rotation_ccw(context, item, property)
-                quarterTurned = quarterTurned || angle == 90 || angle == 270
-            default: break
+                .turn(
+                    counterClockwise: Int(
+                        heif_item_get_property_transform_rotation_ccw(context, item, property)))
+            case heif_item_property_type_transform_mirror:
+                .mirror(
+                    leftAndRight: heif_item_get_property_transform_mirror(context, item, property)
+                        == heif_transform_mirror_direction_horizontal)
+            default: nil
             }
         }
-        return mirrored && quarterTurned
+    }
+
+    /// The pixels a `clap` property cuts off each side of a picture of `size`.
+    func cropBorders(_ property: heif_property_id, of size: PixelSize) -> (
+        left: Int, top: Int, right: Int, bottom: Int
+    ) {
+        var (left, top, right, bottom): (CInt, CInt, CInt, CInt) = (0, 0, 0, 0)
+        heif_item_get_property_transform_crop_borders(
+            context, heif_image_handle_get_item_id(handle), property, CInt(size.width), CInt(size.height),
+            &left, &top, &right, &bottom)
+        return (Int(left), Int(top), Int(right), Int(bottom))
     }
 
     /// Puts the file's ICC profile (a Display P3 iPhone picture) on `picture`, as

@@ -4,9 +4,11 @@ import PhotoFilerMediaTypes
 /// Encodes one rendition: a stripped JPEG, or a freedesktop PNG (RGBA, its text
 /// chunks, no ICC profile or EXIF).
 enum ThumbnailEncoder {
-    /// zlib level for the desktop PNGs: 3 is about a third of the time of 6 here and
-    /// barely larger, and they are written for every path that shows a file.
-    static let pngCompression: CInt = 3
+    /// zlib level for the desktop PNGs (the freedesktop spec asks for none in particular).
+    /// Measured on a 256 × 192 photo's RGBA PNG, process CPU time: level 1 with adaptive
+    /// filters 5.6 ms and 105 KB, level 3 without filters (the former choice) 8.1 ms and
+    /// 145 KB, level 6 with filters 27 ms and 93 KB.
+    static let pngCompression: CInt = 1
 
     static func encode(_ picture: VipsImageHandle, _ rendition: ThumbnailRendition) throws(ThumbnailFailure)
         -> [UInt8]

@@ -33,7 +33,9 @@ package struct ThumbnailMaker {
             decoded = try CameraPreview.decode(fd, size: size, edge: edge, orientation: orientation)
         }
         var scaled: [Int: VipsImageHandle] = [:]
-        return try request.renditions.map { (rendition) throws(ThumbnailFailure) in
+        // A picture smaller than two sizes is the same picture at both: encoded once.
+        var encoded: [Int: [UInt8]] = [:]
+        return try request.renditions.enumerated().map { (index, rendition) throws(ThumbnailFailure) in
             let picture: VipsImageHandle
             if let known = scaled[rendition.edge] {
                 picture = known
@@ -41,9 +43,17 @@ package struct ThumbnailMaker {
                 picture = try Self.fit(decoded, edge: rendition.edge)
                 scaled[rendition.edge] = picture
             }
-            return EncodedThumbnail(
-                width: picture.width, height: picture.height,
-                bytes: try ThumbnailEncoder.encode(picture, rendition))
+            let same = request.renditions[..<index].firstIndex {
+                $0.encoding == rendition.encoding && scaled[$0.edge] === picture
+            }
+            let bytes: [UInt8]
+            if let same, let known = encoded[same] {
+                bytes = known
+            } else {
+                bytes = try ThumbnailEncoder.encode(picture, rendition)
+            }
+            encoded[index] = bytes
+            return EncodedThumbnail(width: picture.width, height: picture.height, bytes: bytes)
         }
     }
 
@@ -61,14 +71,24 @@ package struct ThumbnailMaker {
 
     /// libvips' own thumbnail of the file (shrink-on-load where the format has it).
     func decodeWhole(_ fd: FileDescriptor, edge: Int) throws(ThumbnailFailure) -> VipsImageHandle {
-        let throughProfile = try hasProfile(fd)
+        let header = try Header(fd)
         // libvips reads through its own dup of the descriptor.
         guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
             throw VipsErrors.take("read the file")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(source)) }
         var out: UnsafeMutablePointer<VipsImage>?
-        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), throughProfile ? 1 : 0) == 0, let out
+        if header.isTIFF {
+            guard let page = photofiler_vips_open_first_page(source) else {
+                throw VipsErrors.take("decode it")
+            }
+            let first = VipsImageHandle(page)
+            return try first.derive("scale it") { image, out in
+                photofiler_vips_thumbnail_image(image, &out, CInt(edge), header.hasProfile ? 1 : 0)
+            }.inMemory()
+        }
+        guard photofiler_vips_thumbnail_source(source, &out, CInt(edge), header.hasProfile ? 1 : 0) == 0,
+            let out
         else {
             throw VipsErrors.take("decode it")
         }
@@ -77,16 +97,36 @@ package struct ThumbnailMaker {
         return try VipsImageHandle(out).inMemory()
     }
 
-    /// Whether the file embeds an ICC profile (a Display P3 iPhone picture, an
-    /// Adobe RGB export): a header read, no pixels.
-    private func hasProfile(_ fd: FileDescriptor) throws(ThumbnailFailure) -> Bool {
-        guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
-            throw VipsErrors.take("read the file")
+    /// What the file's header says of how to decode it: no pixels are read.
+    private struct Header {
+        /// Whether it embeds an ICC profile (a Display P3 iPhone picture, an Adobe RGB
+        /// export) that lcms can read: one that is not (a few bytes where 128 make
+        /// its header) is left out, as a viewer would, rather than failing the picture.
+        var hasProfile: Bool
+        var isTIFF: Bool
+
+        init(_ fd: FileDescriptor) throws(ThumbnailFailure) {
+            guard let source = vips_source_new_from_descriptor(fd.rawValue) else {
+                throw VipsErrors.take("read the file")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+            guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
+            defer { g_object_unref(UnsafeMutableRawPointer(header)) }
+            var loader: UnsafePointer<CChar>?
+            isTIFF =
+                vips_image_get_string(header, "vips-loader", &loader) == 0
+                && loader.map { String(cString: $0).hasPrefix("tiffload") } == true
+            var data: UnsafeRawPointer?
+            var length = 0
+            guard vips_image_get_typeof(header, "icc-profile-data") != 0,
+                vips_image_get_blob(header, "icc-profile-data", &data, &length) == 0, let data, length >= 128
+            else {
+                hasProfile = false
+                return
+            }
+            // Every ICC profile says `acsp` at byte 36 of its header.
+            hasProfile = (36..<40).map { data.load(fromByteOffset: $0, as: UInt8.self) } == Array("acsp".utf8)
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
-        guard let header = photofiler_vips_open_source(source) else { throw VipsErrors.take("decode it") }
-        defer { g_object_unref(UnsafeMutableRawPointer(header)) }
-        return vips_image_get_typeof(header, "icc-profile-data") != 0
     }
 
     /// `picture` scaled down so that its longest edge is `edge`; itself when it already fits.

@@ -3,7 +3,7 @@ import PhotoFilerCatalog
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
-/// Where everything lives inside one library folder (SPEC "Words").
+/// Where everything lives inside one library folder (ARCHITECTURE.md "The library on disk").
 ///
 /// Catalog rows store paths relative to `root`, so a library that is moved or
 /// renamed keeps its assets.

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 
 /// The one filing pipeline. A single file is a group of one; `save`, the daemon,
 /// `restore` and the content of a deleted asset coming back all take these steps,
-/// each done for the whole group before the next (SPEC "Never lose, never
+/// each done for the whole group before the next (photofiler(1) "Never lose, never
 /// duplicate"):
 ///
 /// 1. inspect: each file is opened without following links, checked, read by a
@@ -199,7 +199,53 @@ extension Filer {
             }
         }
 
-        // 3. The roll links and the album links.
+        // 3–5. A group that restores an asset takes the catalog's write lock before its
+        //    first link and keeps it to its commit: a deleted asset's file never stands
+        //    in the Roll while the catalog still calls it deleted, so a daemon beside
+        //    `restore` never takes it for a file put there by hand (photofiler(1)
+        //    "Deletion").
+        var linked: [Int] = []
+        if items.contains(where: \.restores) {
+            do {
+                try catalog.write { () throws(CatalogError) in
+                    try replanRestores(&items)
+                    linked = linkAndSync(&items, folders: &folders, durability: durability)
+                    for position in linked { try record(&items, at: position) }
+                }
+            } catch {
+                undo(&items, folders: &folders, error: .catalog(error))
+                return
+            }
+        } else {
+            linked = linkAndSync(&items, folders: &folders, durability: durability)
+            guard !linked.isEmpty else { return }
+            do {
+                try catalog.write { () throws(CatalogError) in
+                    for position in linked { try record(&items, at: position) }
+                }
+            } catch {
+                undo(&items, folders: &folders, error: .catalog(error))
+                return
+            }
+        }
+
+        // 6. Every file of the group is durable: the sources go, then what a restore left.
+        for position in linked {
+            if items[position].request.mode == .move, items[position].plan != .alreadySeen {
+                items[position].sourceStayedChanged = !removeSource(items[position])
+            }
+            if case .restore(let asset) = items[position].plan {
+                removeRecentlyDeletedFiles(of: asset, items[position])
+            }
+        }
+    }
+
+    /// Steps 3 and 4: the roll links and the album links, then every folder entry
+    /// made durable. Returns the items linked; none when step 4 failed (their links
+    /// are taken back).
+    private func linkAndSync(
+        _ items: inout [PipelineItem], folders: inout FolderSyncer, durability: GroupDurability
+    ) -> [Int] {
         var memberships = PlannedMemberships()
         for position in items.indices where items[position].isActive && items[position].plan != .alreadySeen {
             do throws(FilingError) {
@@ -212,10 +258,8 @@ extension Filer {
         let linked = items.indices.filter { items[$0].isActive }
         guard !linked.isEmpty else {
             _ = folders.syncAll()
-            return
+            return []
         }
-
-        // 4. Every folder entry made durable.
         do throws(SystemError) {
             switch durability {
             case .wholeFileSystem: try Sys.syncFileSystem(containing: layout.root)
@@ -225,27 +269,19 @@ extension Filer {
             undo(
                 &items, folders: &folders,
                 error: FilingError.from(error, library: layout, source: error.path ?? layout.root))
-            return
+            return []
         }
+        return linked
+    }
 
-        // 5. One transaction for the group.
-        do {
-            try catalog.write { () throws(CatalogError) in
-                for position in linked { try record(&items, at: position) }
-            }
-        } catch {
-            undo(&items, folders: &folders, error: .catalog(error))
-            return
-        }
-
-        // 6. Every file of the group is durable: the sources go, then what a restore left.
-        for position in linked {
-            if items[position].request.mode == .move, items[position].plan != .alreadySeen {
-                items[position].sourceStayedChanged = !removeSource(items[position])
-            }
-            if case .restore(let asset) = items[position].plan {
-                removeRecentlyDeletedFiles(of: asset, items[position])
-            }
+    /// A restore planned before the write lock was taken, looked at again under it:
+    /// an asset that another process restored meanwhile is joined, not put back twice.
+    private func replanRestores(_ items: inout [PipelineItem]) throws(CatalogError) {
+        for position in items.indices where items[position].isActive {
+            guard case .restore(let planned) = items[position].plan,
+                let current = try catalog.asset(id: planned.id), !current.isDeleted
+            else { continue }
+            items[position].plan = .join(current)
         }
     }
 

@@ -21,11 +21,11 @@ package enum FilingPlan: Equatable, Sendable {
     /// in the same transaction: it joins that asset.
     case sameAsEarlier(Int)
 
-    /// SPEC "Never lose, never duplicate", in order: keep mode's bytes unchanged at
+    /// photofiler(1) "Never lose, never duplicate", in order: keep mode's bytes unchanged at
     /// their path; the same content earlier in the group; a live asset (or a Live
     /// Photo whose video this is); a deleted asset, or a deleted Live Photo whose
-    /// video this is and whose still's bytes are in Recently Deleted (SPEC
-    /// "Identity": its bytes dropped again bring it back); else new.
+    /// video this is and whose still's bytes are in Recently Deleted (its
+    /// bytes dropped again bring it back); else new.
     package static func decide(
         hash: String, mode: TransferMode, lastFiledHashAtPath: String?, liveVideoOwner: AssetRecord?,
         existing: AssetRecord?, earlierInGroup: (position: Int, plan: FilingPlan)?
@@ -68,7 +68,7 @@ package enum FilingPlan: Equatable, Sendable {
 }
 
 /// What a new asset is, before it has a roll path: the one place its capture date
-/// is resolved (SPEC "Capture date": embedded, then a date in the name, then the
+/// is resolved (photofiler(1) "Capture date": embedded, then a date in the name, then the
 /// mtime) and its record is built, for filing and for the reconcile's adoption.
 package struct AssetDraft: Sendable, Equatable {
     package let hash: String

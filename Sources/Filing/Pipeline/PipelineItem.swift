@@ -43,6 +43,12 @@ struct PipelineItem {
 
     var isActive: Bool { failure == nil }
 
+    /// Still on its way, and it brings an asset back from Recently Deleted.
+    var restores: Bool {
+        guard isActive, case .restore = plan else { return false }
+        return true
+    }
+
     /// Still on its way, and its own bytes enter the Roll (step 2 makes them durable).
     var isPlacingBytes: Bool { isActive && plan.placesBytes }
 

@@ -1,6 +1,6 @@
 import PhotoFilerCatalog
 
-/// SPEC's JSON shape of one album.
+/// The JSON shape of one album (photofiler(1) JSON).
 public struct AlbumJSON: Encodable, Sendable {
     public var name: String
     public var kind: String
@@ -29,7 +29,7 @@ public struct AlbumJSON: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case name, kind, count, cover, path, coverThumbnail }
 
-    /// SPEC shows a missing cover and a smart album's path as `null`, not as an absent key.
+    /// photofiler(1) shows a missing cover and a smart album's path as `null`, not as an absent key.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

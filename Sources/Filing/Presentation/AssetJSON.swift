@@ -2,7 +2,7 @@ import Foundation
 import PhotoFilerCatalog
 import PhotoFilerMediaTypes
 
-/// SPEC's JSON shape of one asset; more fields than SPEC asks are welcome.
+/// The JSON shape of one asset (photofiler(1) JSON).
 public struct AssetJSON: Encodable, Sendable {
     public var id: AssetID
     public var path: String

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoFilerMediaTypes
 
-/// Dates as SPEC shows them.
+/// Dates as photofiler(1) JSON shows them.
 public enum DateText {
     /// ISO 8601 with the offset: the content's own, else the machine's zone.
     public static func iso8601(_ date: CaptureDate) -> String {

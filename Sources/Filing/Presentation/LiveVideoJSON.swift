@@ -1,6 +1,6 @@
 import PhotoFilerCatalog
 
-/// SPEC's `liveVideo` of an asset of subtype `live`.
+/// The `liveVideo` of an asset of subtype `live`.
 public struct LiveVideoJSON: Encodable, Sendable {
     /// The paired video's roll path; null when the video is inside the still's file.
     public var path: String?
@@ -17,7 +17,7 @@ public struct LiveVideoJSON: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case path, size, duration, embedded }
 
-    /// SPEC shows an embedded video's path as `null`, not as an absent key.
+    /// photofiler(1) shows an embedded video's path as `null`, not as an absent key.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)

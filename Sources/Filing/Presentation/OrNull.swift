@@ -1,4 +1,4 @@
-/// A value SPEC shows as `null` when absent: synthesized `Encodable` leaves a nil
+/// A value the JSON shows as `null` when absent: synthesized `Encodable` leaves a nil
 /// optional out instead.
 public struct OrNull<Value: Encodable & Sendable>: Encodable, Sendable {
     public var value: Value?

@@ -28,6 +28,21 @@ public struct DesktopThumbnailCache: Sendable {
 
     public init(root: BytePath) { self.root = root }
 
+    /// The sizes worth writing now. GNOME Files reads one size for every zoom level,
+    /// chosen by the largest monitor scale: `large` at 1, `x-large` at 2, `xx-large`
+    /// above; it makes only that size's folder. Dolphin (KIO) reads the size of its icon
+    /// size times the screen's pixel ratio (`normal` up to 128 px icons, `large` up to
+    /// 256 px, its largest, at a ratio of 1), and makes `normal/` and `large/` at its
+    /// first thumbnail, `x-large/` and `xx-large/` only on a screen whose ratio is above 1.
+    /// So `large` always, and each other size once its folder is there: a file manager
+    /// that reads it has made it. Each PNG is most of the cost of an entry (zlib).
+    func wantedSizes() -> [Size] {
+        Size.allCases.filter { size in
+            // A folder that cannot be looked at is not asked for: nothing is written there.
+            size == .large || (try? Sys.statusIfExists(root.appending(size.folderName))) != nil
+        }
+    }
+
     /// What one path that shows a file needs written: its keys and the sizes
     /// still missing.
     struct Entry {
@@ -35,12 +50,12 @@ public struct DesktopThumbnailCache: Sendable {
         var missing: [(size: Size, path: BytePath)]
     }
 
-    /// The entry for `absolute` (a roll file or album entry), or nil when all four
-    /// are there (or the path is gone). `Thumb::MTime` and `Thumb::Size` are the
+    /// The entry for `absolute` (a roll file or album entry), or nil when all of
+    /// `sizes` are there (or the path is gone). `Thumb::MTime` and `Thumb::Size` are the
     /// file's, following a symbolic album entry to its roll file as a file manager does.
     /// What could not be looked at (the path, or a size's PNG) is not missing: it is
     /// left out, and the first such failure is kept in `unreadable` for the caller to report.
-    func entry(for absolute: BytePath, unreadable: inout SystemError?) -> Entry? {
+    func entry(for absolute: BytePath, sizes: [Size], unreadable: inout SystemError?) -> Entry? {
         guard let uri = FileURI.of(absolute) else { return nil }
         let status: FileStatus
         do {
@@ -52,7 +67,7 @@ public struct DesktopThumbnailCache: Sendable {
         }
         let name = FileURIDigest.md5(uri) + ".png"
         var missing: [(size: Size, path: BytePath)] = []
-        for size in Size.allCases {
+        for size in sizes {
             let path = root.appending(size.folderName).appending(name)
             do {
                 if try Sys.statusIfExists(path) == nil { missing.append((size, path)) }

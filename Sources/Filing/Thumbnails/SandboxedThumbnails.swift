@@ -4,7 +4,7 @@ import PhotoFilerSandbox
 import PhotoFilerSystem
 import Synchronization
 
-/// Thumbnails made by a sandboxed helper (SPEC "Untrusted bytes"): decoding pixels
+/// Thumbnails made by a sandboxed helper (photofiler(1) "Untrusted bytes"): decoding pixels
 /// is the riskiest thing done with a stranger's bytes, so it is never done here.
 ///
 /// The helper may not open a path, so the output is a file opened here first: a

@@ -3,8 +3,9 @@ import PhotoFilerCatalog
 import PhotoFilerSystem
 import Synchronization
 
-/// `photofiler thumb --all`: every missing thumbnail of a library, made now on
-/// `workers` threads (each with its own catalog connection and decoders).
+/// Thumbnails made now on `workers` threads, each with its own catalog connection
+/// and its own helper's decodes: every missing one of a library (`thumb --all`), or
+/// those of the assets a command just filed or adopted (`save`, `check --repair`).
 public struct ThumbnailBatch: Sendable {
     public let layout: LibraryLayout
     public let desktop: DesktopThumbnailCache?
@@ -29,19 +30,17 @@ public struct ThumbnailBatch: Sendable {
         public var total = 0
     }
 
-    /// Makes what is missing for every asset in the library; content that failed
-    /// before is tried again. `progress` is called after each asset (done, total);
+    /// Makes what is missing for `only` these assets, or for every asset in the
+    /// library when nil; content that failed before is tried again when
+    /// `retryingFailure`. `progress` is called after each asset (done, total);
     /// `report` once per asset that gives no thumbnail, from any worker, except that
     /// a folder that could not be looked at is reported once, not once per asset in it.
     public func run(
+        only: [AssetID]? = nil, retryingFailure: Bool = true,
         progress: @escaping @Sendable (Int, Int) -> Void, report: @escaping @Sendable (ThumbnailError) -> Void
     ) throws(ThumbnailError) -> Outcome {
-        let assets: [AssetHash]
-        do {
-            assets = try Catalog(path: layout.catalogPath).liveAssetHashes()
-        } catch {
-            throw .catalog(error)
-        }
+        let assets: [AssetID]
+        if let only { assets = only } else { assets = try allAssets() }
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let made = Atomic<Int>(0)
@@ -72,8 +71,8 @@ public struct ThumbnailBatch: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < total else { return }
                 do throws(ThumbnailError) {
-                    if let asset = try store.asset(assets[index].id),
-                        try store.make(asset, retryingFailure: true, desktopProblem: reportOnce)
+                    if let asset = try store.asset(assets[index]),
+                        try store.make(asset, retryingFailure: retryingFailure, desktopProblem: reportOnce)
                     {
                         made.add(1, ordering: .relaxed)
                     }
@@ -93,5 +92,13 @@ public struct ThumbnailBatch: Sendable {
             made: made.load(ordering: .relaxed), undecodable: undecodable.load(ordering: .relaxed),
             unreadable: unreadable.load(ordering: .relaxed), failed: failed.load(ordering: .relaxed),
             total: total)
+    }
+
+    private func allAssets() throws(ThumbnailError) -> [AssetID] {
+        do {
+            return try Catalog(path: layout.catalogPath).liveAssetHashes().map(\.id)
+        } catch {
+            throw .catalog(error)
+        }
     }
 }

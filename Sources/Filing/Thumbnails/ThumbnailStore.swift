@@ -4,7 +4,7 @@ import PhotoFilerMediaTypes
 import PhotoFilerSandbox
 import PhotoFilerSystem
 
-/// The library's two thumbnail sizes (SPEC "Thumbnails and covers"), by longest edge.
+/// The library's two thumbnail sizes (photofiler(1) "Thumbnails"), by longest edge.
 public enum ThumbnailSize: Int, Sendable, CaseIterable {
     /// Grids: albums, lists, covers.
     case grid = 256
@@ -111,14 +111,14 @@ public final class ThumbnailStore {
         let entries = asset.isDeleted ? [] : try desktopEntries(asset, problem: desktopProblem)
         guard !missing.isEmpty || !entries.isEmpty else { return false }
 
-        var renditions = missing.map { ThumbnailRendition.jpeg($0.rawValue) }
-        var desktopPaths: [BytePath] = []
-        for entry in entries {
-            for (size, path) in entry.missing {
-                renditions.append(ThumbnailRendition(edge: size.rawValue, encoding: .png(text: entry.text)))
-                desktopPaths.append(path)
-            }
+        // Each desktop size is encoded once, without text; each path's entry is that PNG
+        // with its own text chunks (`PNGWithoutText`).
+        let desktopSizes = DesktopThumbnailCache.Size.allCases.filter { size in
+            entries.contains { $0.missing.contains { $0.size == size } }
         }
+        let renditions =
+            missing.map { ThumbnailRendition.jpeg($0.rawValue) }
+            + desktopSizes.map { ThumbnailRendition(edge: $0.rawValue, encoding: .png(text: [])) }
         let made: [EncodedThumbnail]
         do {
             made = try decode(file, info: asset.info, renditions: renditions)
@@ -128,13 +128,23 @@ public final class ThumbnailStore {
             }
             throw error
         }
+        var pngs: [DesktopThumbnailCache.Size: PNGWithoutText] = [:]
+        for (size, thumbnail) in zip(desktopSizes, made.dropFirst(missing.count)) {
+            guard let png = PNGWithoutText(thumbnail.bytes) else {
+                throw .undecodable(path: file, reason: "the helper answered a PNG without its header")
+            }
+            pngs[size] = png
+        }
         do throws(SystemError) {
             for (size, thumbnail) in zip(missing, made) {
                 try store(thumbnail.bytes, at: path(hash: asset.hash, size: size))
             }
             if let desktop {
-                for (path, thumbnail) in zip(desktopPaths, made.dropFirst(missing.count)) {
-                    try desktop.write(thumbnail.bytes, to: path)
+                for entry in entries {
+                    for (size, path) in entry.missing {
+                        guard let png = pngs[size] else { continue }
+                        try desktop.write(png.with(entry.text), to: path)
+                    }
                 }
             }
             try files.clearFailure(hash: asset.hash)
@@ -231,7 +241,8 @@ public final class ThumbnailStore {
             throw .catalog(error)
         }
         var unreadable: SystemError?
-        let entries = paths.compactMap { desktop.entry(for: $0, unreadable: &unreadable) }
+        let sizes = desktop.wantedSizes()
+        let entries = paths.compactMap { desktop.entry(for: $0, sizes: sizes, unreadable: &unreadable) }
         if let unreadable { problem(.couldNotLook(unreadable)) }
         return entries
     }

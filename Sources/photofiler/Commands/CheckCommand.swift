@@ -62,10 +62,7 @@ struct CheckCommand: Command {
 
 extension CheckCommand {
     /// Adopted or re-hashed assets get their thumbnails now, as saved ones do, once
-    /// the report is out; a large batch (a catalog rebuilt) is left to `thumb --all`,
-    /// which uses every core, and to the daemon's next start.
-    static let mostThumbnailsMadeInline = 200
-
+    /// the report is out.
     private func thumbnails(
         ofWhatWasMended differences: [Difference], in library: PhotoLibrary, _ context: Context
     ) {
@@ -76,13 +73,8 @@ extension CheckCommand {
             context.log.warning("The thumbnails of what was repaired are not made now: \(error)")
             return
         }
-        guard assets.count <= Self.mostThumbnailsMadeInline else {
-            context.log.info(
-                "\(assets.count) asset(s) adopted or re-hashed have no thumbnails yet; 'photofiler thumb --all' makes them on every core (a daemon makes them at its next start)."
-            )
-            return
-        }
-        context.makeThumbnails(of: assets, in: library)
+        context.makeThumbnails(
+            of: assets.map(\.id), in: library, style: ProgressDisplay.style(json: context.json, quiet: quiet))
     }
 }
 

@@ -13,6 +13,8 @@ struct PickCommand: Command {
         usage: photofiler pick [--media image|video|live] [--limit N] [--album NAME] [--library DIR] [--json]
         Opens the picker in the browser (xdg-open, which honours $BROWSER) on a private loopback port and
         prints the roll paths of the picked assets, one a line (--json: an array of 'info --json' objects).
+        The browser is given a file only the user can read ($XDG_RUNTIME_DIR, else $TMPDIR or /tmp) that
+        leads to the picker: its token is never on a command line.
         Exit 0 when assets were picked, 1 when the picker was cancelled.
         """
 
@@ -40,21 +42,27 @@ struct PickCommand: Command {
             let catalog = CatalogAccess(catalog: library.catalog, layout: library.layout)
             let json = context.json
             let filter = PickFilter(media: media?.rawValue, limit: limit, album: album?.value)
+            // The browser is given this file, not the address: a command line is any user's to read.
+            let door = try PickerDoor.create(environment: ProcessEnvironment.current)
             let session = PickSession(filter: filter) { outcome in
-                DispatchQueue.main.async { Self.finish(outcome, catalog: catalog, json: json) }
+                DispatchQueue.main.async {
+                    door.remove()
+                    Self.finish(outcome, catalog: catalog, json: json)
+                }
             }
             let token = try AccessToken.generate()
             let policy = try AccessPolicy(address: ListenAddress(ipv4: 0x7F00_0001, port: 0), token: token)
-            let gallery = Gallery(
+            let gallery = try Gallery(
                 catalog: catalog, policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,
                     desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log),
                 picker: session, log: context.log)
             let address = try gallery.start() + "/pick?token=" + token
-            let signals = exitOnTermination(status: 1)
-            let browser = try BrowserLauncher.open(address)
-            context.log.info("Pick in the browser (\(browser)): \(address)")
+            try door.lead(to: address)
+            let signals = exitOnTermination(status: 1) { door.remove() }
+            let browser = try BrowserLauncher.open(door.path.display)
+            context.log.info("Pick in the browser (\(browser)): \(door.path.display)")
             withExtendedLifetime((library, gallery, signals)) { dispatchMain() }
         } catch {
             context.fail("\(error)")

@@ -10,6 +10,7 @@ struct SaveCommand: Command {
         usage: photofiler save [--album NAME] [--move] [--link hard|symbolic] [--quiet] [--library DIR] [--json] FILE…
         Files each FILE into the library now, the way the daemon would, and prints each asset id.
         The files stay where they are unless --move is given. Exit 1 if any file could not be filed.
+        Thumbnails are made next on every core, or by the daemon when one watches the library.
         Long work shows a progress bar on a terminal, plain lines on stderr otherwise (none with --quiet).
         """
 
@@ -35,10 +36,10 @@ struct SaveCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         var status: Int32 = 0
         var results: [AssetJSON] = []
-        var filed: [AssetRecord] = []
-        let progress = ProgressDisplay(
-            "Saving", total: files.count, style: ProgressDisplay.style(json: context.json, quiet: quiet))
-        defer { progress.finish() }
+        var filed: [AssetID] = []
+        var seen: Set<AssetID> = []
+        let style = ProgressDisplay.style(json: context.json, quiet: quiet)
+        let progress = ProgressDisplay("Saving", total: files.count, style: style)
         let requests = files.map { file in
             FilingRequest(source: file, album: album, origin: "save", mode: move ? .move : .copy, link: link)
         }
@@ -51,7 +52,7 @@ struct SaveCommand: Command {
                 do {
                     let result = try outcome.get()
                     guard let asset = result.asset else { continue }
-                    filed.append(asset)
+                    if seen.insert(asset.id).inserted { filed.append(asset.id) }
                     if context.json {
                         let albums = (try? library.catalog.albumNames(ofAsset: asset.id)) ?? []
                         results.append(AssetJSON(asset, albums: albums, layout: library.layout))
@@ -69,8 +70,9 @@ struct SaveCommand: Command {
                 }
             }
         }
+        progress.finish()
         // After filing, never before: a file that gives no thumbnail is still filed.
-        context.makeThumbnails(of: filed, in: library)
+        context.makeThumbnails(of: filed, in: library, style: style)
         if context.json { Output.json(results) }
         return status
     }

@@ -9,18 +9,23 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let help = """
         usage: photofiler serve [--listen ADDR:PORT] [--token TOKEN] [--library DIR]
+                                [--connections N] [--connections-per-address N] [--head-timeout SECONDS]
+                                [--streams-per-address N] [--streams-per-share N]
         The web gallery of the library, until SIGTERM or SIGINT; prints its address on stdout.
         It listens on 127.0.0.1:8765 and [::1]:8765 unless told otherwise; ADDR is an IPv4 address, an
         IPv6 one in brackets ([::1]) or localhost (both). On any other address, and whenever --token is
         given, every request needs the token (one is made and printed when none is given).
+        The limits (defaults 128, 16, 5, 8 and 16) keep room for the owner's browser: see photofiler(1).
         """
 
     let address: ListenAddress
     let token: String?
+    let limits: HTTPLimits
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         address = try arguments.listenAddress()
         token = try arguments.string("--token")
+        limits = try arguments.galleryLimits()
         if let token, token.isEmpty || token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3B })
         {
             throw UsageError("The option --token takes printable ASCII without spaces or ';'.")
@@ -33,12 +38,12 @@ struct ServeCommand: Command {
         guard let library = context.openLibrary() else { return 1 }
         do {
             let policy = try AccessPolicy(address: address, token: token)
-            let gallery = Gallery(
+            let gallery = try Gallery(
                 catalog: CatalogAccess(catalog: library.catalog, layout: library.layout), policy: policy,
                 thumbnails: try StoreThumbnails(
                     layout: library.layout,
                     desktop: Configuration.desktopThumbnailCache(context.configuration), log: context.log),
-                log: context.log)
+                limits: limits, log: context.log)
             let base = try gallery.start()
             let signals = exitOnTermination(status: 0)
             printNow(base + "/" + (policy.token.map { "?token=" + Self.queryValue($0) } ?? ""))

@@ -62,7 +62,7 @@ struct StatusCommand: Command {
     }
 }
 
-/// SPEC's JSON shape of `status`: absent values are `null`, not missing keys.
+/// The JSON shape of `status` (photofiler(1) JSON): absent values are `null`, not missing keys.
 struct StatusJSON: Encodable {
     let report: StatusReport
     init(_ report: StatusReport) { self.report = report }

@@ -53,7 +53,7 @@ struct ThumbCommand: Command {
         let desktop = Configuration.desktopThumbnailCache(context.configuration)
         switch target {
         case .all:
-            return makeAll(library, desktop: desktop, context)
+            return makeAll(library, context)
         case .one(let reference, let size, let output):
             return writeOne(library, desktop: desktop, reference, size: size, output: output, context)
         }
@@ -97,17 +97,13 @@ struct ThumbCommand: Command {
         return 1
     }
 
-    private func makeAll(_ library: PhotoLibrary, desktop: DesktopThumbnailCache?, _ context: Context)
-        -> Int32
-    {
-        let batch = ThumbnailBatch(
-            layout: library.layout, desktop: desktop, workers: ProcessInfo.processInfo.activeProcessorCount)
+    private func makeAll(_ library: PhotoLibrary, _ context: Context) -> Int32 {
         let line = ProgressLine(onTerminal: isatty(2) == 1)
         let log = context.log
         do {
-            let outcome = try batch.run(
-                progress: { done, total in line.show(done, total) },
-                report: { error in log.warning(error.description) })
+            let outcome = try context.runThumbnails(
+                library, only: nil, retryingFailure: true, progress: { done, total in line.show(done, total) }
+            )
             line.finish()
             log.info(
                 "Thumbnails: \(outcome.made) asset(s) made, \(outcome.undecodable) could not be decoded, \(outcome.unreadable) could not be looked at, \(outcome.failed) failed for another reason, \(outcome.total) in the library."

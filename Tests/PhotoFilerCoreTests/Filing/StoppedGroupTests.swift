@@ -8,7 +8,7 @@ import Testing
 
 /// A group the filer copies itself (keep mode, another file system) when the
 /// daemon is told to stop: the files copied are filed, the rest are left where
-/// they are (`.stopped`), and no copy is left behind. SPEC: SIGTERM finishes the
+/// they are (`.stopped`), and no copy is left behind. photofiler(1) "The daemon": SIGTERM finishes the
 /// file in hand and exits within 5 s, whatever the group still holds.
 @Suite
 struct StoppedGroupTests {

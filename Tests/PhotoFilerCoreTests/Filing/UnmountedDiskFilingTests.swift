@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhotoFilerFiling
 
-/// SPEC "Deletion" ("an unmounted disk … no asset or membership is ended because
+/// photofiler(1) "Deletion" ("an unmounted disk … no asset or membership is ended because
 /// of it"), on the filing side: a photo whose Roll or album folder is the empty
 /// folder where a disk is not mounted is left in its inbox, said in one sentence.
 /// Filed there, it would make the folder no longer empty, and the next reconcile

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhotoFilerFiling
 
-/// SPEC "Deletion": what could not be looked at is not gone, an unmounted disk
+/// photofiler(1) "Deletion": what could not be looked at is not gone, an unmounted disk
 /// included. A folder of the Roll or an album folder that was on a disk of its own
 /// shows, once that disk is not mounted, as the empty folder below it; a Roll folder
 /// moved to another disk and linked back shows as a symbolic link. None of them ends

@@ -14,7 +14,7 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_748_736_000)
 
     @Test(arguments: [
-        // SPEC's patterns.
+        // The patterns of photofiler(1) "Capture date".
         ("mmexport1701428096000.jpg", Int64(1_701_428_096)),
         ("wx_camera_1701428096000.jpg", 1_701_428_096),
         ("IMG-20231201-WA0001.jpg", 1_701_360_000),  // date only: local midnight

@@ -20,7 +20,8 @@ import Testing
         ]
         .flatMap(Self.everyFile)
         files += try Self.everyFile(in: FuzzRegressionTests.examples)
-        // The corpus has no iPhone still (Apple MakerNote) and no motion photo (XMP in a registered namespace).
+        // The corpus has no iPhone still (Apple MakerNote) and no motion photo (XMP in a registered
+        // namespace).
         let jpeg = try readFile(FuzzRegressionTests.examples.appending("sunset.jpg"))
         let still = try LivePhotoFixtures.appleStill(
             jpeg, contentIdentifier: LivePhotoReaderTests.identifier, taken: "2023:12:01 12:34:56", in: folder

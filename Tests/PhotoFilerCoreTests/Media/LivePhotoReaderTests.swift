@@ -8,7 +8,7 @@ import Testing
 @testable import PhotoFilerMediaTypes
 @testable import PhotoFilerSystem
 
-/// The Live Photo identifiers and motion-photo videos the readers find (SPEC "Live Photos").
+/// The Live Photo identifiers and motion-photo videos the readers find (photofiler(1) "Live Photos").
 @Suite struct LivePhotoReaderTests {
     static let identifier = "4F2A9C1E-7B3D-4E8A-9F10-2C6B5D8E1A37"
 

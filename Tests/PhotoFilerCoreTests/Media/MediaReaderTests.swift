@@ -59,8 +59,9 @@ struct MediaReaderTests {
         let handedOn: [String: String] = [
             "IMG_2908.PNG": "libvips", "screenshot-really-a-png.jpeg": "libvips", "throbber.gif": "libvips",
             "IMG_3539.MOV": "libavformat", "with-gps.mp4": "libavformat",
-            // No EXIF orientation: shown as its `irot` turns it, which only libheif reads.
-            "libheif_example.heic": "libheif",
+            // A HEIF's size is its coded one as its `irot` turns it, which only libheif
+            // reads (its EXIF may name another size, or none).
+            "libheif_example.heic": "libheif", "IMG_2682.heic": "libheif",
         ]
         for entry in Self.goodFiles {
             let path = Corpus.path(entry.file)
@@ -79,8 +80,8 @@ struct MediaReaderTests {
         }
     }
 
-    /// A HEIF that states no EXIF orientation is shown as its `irot` (and `imir`)
-    /// turn it: its size is libheif's, not the stored `ispe` that exiv2 reads.
+    /// A HEIF is shown as its `irot` (and `imir`) turn it: its size is libheif's, not
+    /// the stored `ispe` that exiv2 reads.
     @Test func aTurnedHEIFWithoutExifOrientationHasItsShownSize() throws {
         let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let light = try MediaReader(decoders: nil, timeZone: .gmt)
@@ -94,12 +95,20 @@ struct MediaReaderTests {
                 try Corpus.read(path, with: light)
             }
         }
-        // An iPhone's HEIC states its orientation: read by the light reader as before.
-        let iPhone = Corpus.path("IMG_2682.heic")
-        #expect(try Corpus.read(iPhone, with: light) == (try Corpus.read(iPhone, with: full)))
     }
 
-    /// AVIF (SPEC "Content decides"), without EXIF as the web's are: the light reader
+    /// A HEIF's size is the coded one as shown, whatever its EXIF says: a HEIC whose
+    /// EXIF names 6000 × 4000 for 300 × 200 pixels, an iPhone-shaped grid turned by
+    /// its `irot`.
+    @Test func aHEIFsSizeIsItsCodedOneAsShown() throws {
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let differs = try Corpus.read(Fixtures.phones("heic-exif-size-differs.heic"), with: full)
+        #expect((differs.displayWidth, differs.displayHeight) == (300, 200))
+        let iPhone = try Corpus.read(Fixtures.phones("iphone15pro-grid-irot270-exif6.heic"), with: full)
+        #expect((iPhone.displayWidth, iPhone.displayHeight) == (536, 714))
+    }
+
+    /// AVIF (photofiler(1) "Content decides"), without EXIF as the web's are: the light reader
     /// hands it on, and libheif gives its size.
     @Test func anAVIFIsAnImageOfItsSize() throws {
         let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
@@ -156,7 +165,7 @@ struct MediaReaderTests {
         #expect(failure("bad/y.jpg")?.description.contains("y.jpg") == true)
     }
 
-    /// SPEC "Thumbnails": a file that cannot be decoded is still filed. A PNG whose
+    /// photofiler(1) "Thumbnails": a file that cannot be decoded is still filed. A PNG whose
     /// chunk CRC is wrong is read as a PNG of unknown size (libvips refuses its header).
     @Test func aDamagedPNGIsReadAsAPictureOfUnknownSize() throws {
         let reader = try MediaReader(decoders: try LibraryDecoders())
@@ -227,7 +236,7 @@ struct MediaReaderTests {
         let whole = folder.path.appending("PXL_20231201_123456789.MP.jpg")
         try bytes.write(to: URL(fileURLWithPath: whole.display))
         #expect(try Corpus.read(whole, with: reader).pixelWidth == 1800)
-        // Its still is whole whatever follows the still's end (SPEC "Complete files only").
+        // Its still is whole whatever follows the still's end (photofiler(1) "Complete files only").
         let cutVideo = folder.path.appending("cut-video.MP.jpg")
         try bytes.dropLast(1000).write(to: URL(fileURLWithPath: cutVideo.display))
         #expect(try Corpus.read(cutVideo, with: reader).pixelWidth == 1800)

@@ -20,7 +20,12 @@ struct ThumbnailMakerTests {
     static func make(_ file: String, _ renditions: [ThumbnailRendition]) throws -> (
         MediaInfo, [EncodedThumbnail]
     ) {
-        let path = Corpus.path(file)
+        try make(path: Corpus.path(file), renditions)
+    }
+
+    static func make(path: BytePath, _ renditions: [ThumbnailRendition]) throws -> (
+        MediaInfo, [EncodedThumbnail]
+    ) {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
         let size = try fd.status().size
@@ -64,6 +69,27 @@ struct ThumbnailMakerTests {
         }
     }
 
+    /// Still images whose shape the maker once showed wrong (`Tests/Fixtures/phones`):
+    /// a 2-page TIFF showed its smaller second page, a JPEG-in-TIFF its smallest
+    /// SubIFD, an AVIF with 4:2:2 chroma came out squeezed into portrait, a JPEG
+    /// whose ICC profile after its SOF is no profile could not be decoded.
+    @Test(arguments: [
+        ("two-pages.tif", 96, 64), ("jpeg-in-tiff-subifds.tif", 64, 64),
+        ("avif-422-1617x1080.avif", 256, 171), ("icc-after-SOF.jpg", 10, 10),
+    ])
+    func aPhoneShapeHasItsDisplayedSize(file: String, width: Int, height: Int) throws {
+        let made = try Self.make(path: Fixtures.phones(file), [.jpeg(256)]).1
+        let decoded = try DecodedPicture(try #require(made.first).bytes)
+        #expect((decoded.width, decoded.height) == (width, height))
+    }
+
+    /// A complete PNG whose pixel data is no zlib stream: libpng's error, not a grey picture.
+    @Test func aPNGWhosePixelsAreNoZlibStreamCannotBeDecoded() throws {
+        #expect(throws: ThumbnailFailure.self) {
+            try Self.make(path: Fixtures.phones("png-idat-not-zlib.png"), [.jpeg(256)])
+        }
+    }
+
     @Test func theRotatedVideoIsPortrait() throws {
         let frame = try Self.grid("IMG_3539.MOV")
         #expect((frame.width, frame.height) == (144, 256))
@@ -103,6 +129,36 @@ struct ThumbnailMakerTests {
         #expect((png.width, png.height, png.bands) == (128, 85, 4))
         #expect(png.strings["png-comment-0-Thumb::URI"] == "file:///x/y.jpg")
         #expect(png.strings["png-comment-1-Thumb::MTime"] == "12")
+    }
+
+    /// The desktop's entries of one size are one PNG with each path's text chunks
+    /// put in (their CRCs are checked as libvips reads them back).
+    @Test func aPNGEncodedOnceTakesEachPathsText() throws {
+        let (_, made) = try Self.make(
+            "Landscape_6.jpg", [ThumbnailRendition(edge: 256, encoding: .png(text: []))])
+        let png = try #require(PNGWithoutText(made[0].bytes))
+        for uri in ["file:///Roll/a.jpg", "file:///Albums/Camera/a.jpg"] {
+            let bytes = png.with([
+                PNGText(key: "Thumb::URI", value: uri), PNGText(key: "Thumb::Size", value: "7"),
+            ])
+            let decoded = try DecodedPicture(
+                bytes, metadata: ["png-comment-0-Thumb::URI", "png-comment-1-Thumb::Size"])
+            #expect((decoded.width, decoded.height, decoded.bands) == (256, 171, 4))
+            #expect(decoded.strings["png-comment-0-Thumb::URI"] == uri)
+            #expect(decoded.strings["png-comment-1-Thumb::Size"] == "7")
+        }
+        #expect(PNGWithoutText(Array(made[0].bytes.dropFirst())) == nil)
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
+    /// A picture smaller than two sizes is the same picture at both: encoded once.
+    @Test func sizesBeyondThePictureShareOneEncoding() throws {
+        let png = ThumbnailRendition.Encoding.png(text: [])
+        let (_, made) = try Self.make(
+            "throbber.gif",
+            [ThumbnailRendition(edge: 512, encoding: png), ThumbnailRendition(edge: 1024, encoding: png)])
+        #expect((made[0].width, made[0].height) == (32, 32))
+        #expect(made[0].bytes == made[1].bytes)
     }
 
     @Test func anAnimationGivesItsFirstFrame() throws {

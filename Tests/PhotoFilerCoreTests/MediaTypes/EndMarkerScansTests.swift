@@ -57,7 +57,7 @@ import Testing
     }
 
     /// One bad byte in the picture's data is damage, not a cut: the file is whole, and
-    /// filed (SPEC: "save it again" only of a file that really is cut).
+    /// filed (photofiler(1) "Complete files only": "save it again" only of a file that really is cut).
     @Test(arguments: [UInt8(0x12), 0xD8, 0x01, 0xF3])
     func aDamagedByteInTheDataIsNoCut(code: UInt8) throws {
         try Self.verify(try Self.damaged(code))

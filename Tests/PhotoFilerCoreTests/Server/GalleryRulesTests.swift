@@ -1,4 +1,5 @@
 import PhotoFilerCatalog
+import PhotoFilerFiling
 import PhotoFilerSystem
 import Testing
 
@@ -49,21 +50,46 @@ import Testing
         #expect(!policy.acceptsHost("\(machine).local.attacker.example"))
     }
 
-    @Test func tokensComeFromTheQueryTheHeaderOrTheCookie() throws {
+    @Test func tokensComeFromTheQueryTheHeaderOrASessionCookie() throws {
         var policy = try AccessPolicy(address: .defaultGallery, token: "t0ken")
         policy.port = 8765
-        let none = HTTPRequest(method: "GET", path: "/")
-        #expect(policy.scope(of: none) { _ in nil } == nil)
+        func admitted(_ request: HTTPRequest) -> (AccessScope, ClientStanding)? {
+            let admission = policy.admission(of: request, share: { _ in nil }, shares: { _ in [] })
+            guard case .admitted(let scope, let standing) = admission else { return nil }
+            return (scope, standing)
+        }
+        #expect(admitted(HTTPRequest(method: "GET", path: "/")) == nil)
+        let session = try policy.librarySession()
+        #expect(!session.contains("t0ken"))
         for request in [
             HTTPRequest(method: "GET", path: "/", query: ["token": "t0ken"]),
             HTTPRequest(method: "GET", path: "/", headers: ["x-photofiler-token": "t0ken"]),
-            HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-8765": "t0ken"]),
+            HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-8765": session]),
         ] {
-            #expect(policy.scope(of: request) { _ in nil } == .library)
+            let (scope, standing) = try #require(admitted(request))
+            #expect(scope == .library && standing == .owner)
         }
-        // Another port's cookie is another gallery's.
-        let other = HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-9999": "t0ken"])
-        #expect(policy.scope(of: other) { _ in nil } == nil)
+        // The token itself in a cookie is no session; another port's cookie is another gallery's;
+        // another token's session opens nothing here.
+        var other = try AccessPolicy(address: .defaultGallery, token: "another")
+        other.port = 8765
+        for cookies in [
+            ["photofiler-token-8765": "t0ken"], ["photofiler-token-9999": session],
+            ["photofiler-token-8765": try other.librarySession()],
+        ] {
+            #expect(admitted(HTTPRequest(method: "GET", path: "/", cookies: cookies)) == nil, "\(cookies)")
+        }
+        // Without a token (loopback) anyone reads, as anonymous: an old session is merely old.
+        var open = try AccessPolicy(address: .defaultGallery, token: nil)
+        open.port = 8765
+        let stale = HTTPRequest(method: "GET", path: "/", cookies: ["photofiler-token-8765": session])
+        guard
+            case .admitted(.library, .anonymous) = open.admission(
+                of: stale, share: { _ in nil }, shares: { _ in [] })
+        else {
+            Issue.record("an old session on a gallery without a token is anonymous")
+            return
+        }
         // A cookie does not write; the header does.
         #expect(
             !policy.allowsWrite(
@@ -143,8 +169,8 @@ import Testing
         var wakes = 0
     }
 
-    @Test func parksWakesAndEndsABacklog() {
-        let stream = EventStream(share: nil) { _ in }
+    @Test func parksWakesAndEndsABacklog() throws {
+        let stream = EventStream(share: nil, seal: try NumberSeal()) { _ in }
         let counter = Counter()
         stream.attach { counter.wakes += 1 }
         guard case .bytes(let greeting) = stream.next(limit: 4096, park: {}) else {
@@ -158,7 +184,7 @@ import Testing
             return
         }
         #expect(parked)
-        stream.send(EventStream.message("filed", id: 7, sequence: 41))
+        stream.send(stream.message("filed", id: 7, sequence: 41))
         #expect(counter.wakes == 1)
         guard case .bytes(let event) = stream.next(limit: 4096, park: {}) else {
             Issue.record("a sent event is read")
@@ -174,8 +200,8 @@ import Testing
         }
     }
 
-    @Test func anEndedStreamWakesItsConnectionAndSendsNothingMore() {
-        let stream = EventStream(share: nil) { _ in }
+    @Test func anEndedStreamWakesItsConnectionAndSendsNothingMore() throws {
+        let stream = EventStream(share: nil, seal: try NumberSeal()) { _ in }
         let counter = Counter()
         stream.attach { counter.wakes += 1 }
         _ = stream.next(limit: 4096, park: {})
@@ -185,7 +211,7 @@ import Testing
         }
         stream.end()
         #expect(counter.wakes == 1)
-        stream.send(EventStream.message("filed", id: 7, sequence: 41))
+        stream.send(stream.message("filed", id: 7, sequence: 41))
         #expect(counter.wakes == 1, "an ended stream is not parked")
         guard case .end = stream.next(limit: 4096, park: {}) else {
             Issue.record("an ended stream ends its response")
@@ -208,5 +234,19 @@ import Testing
         known.remember(file, for: key, readAt: before)
         #expect(known.file(key) == nil, "read before the change: maybe stale")
         #expect(known.file(KnownThumbnails.Key(asset: 7, size: 1024)) == nil)
+    }
+}
+
+/// A shared album's event ids: sealed numbers that open for their own share only.
+@Suite struct NumberSealTests {
+    @Test func aSealedNumberOpensForItsContextOnly() throws {
+        let seal = try NumberSeal()
+        let sealed = seal.seal(41, context: 7)
+        #expect(sealed.count == 32)
+        #expect(seal.open(sealed, context: 7) == 41)
+        #expect(seal.open(sealed, context: 8) == nil)
+        #expect(seal.open("41", context: 7) == nil)
+        #expect(try NumberSeal().open(sealed, context: 7) == nil, "another run's key")
+        #expect(seal.seal(42, context: 7) != sealed)
     }
 }

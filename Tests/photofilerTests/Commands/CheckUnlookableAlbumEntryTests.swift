@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Deletion": what could not be looked at is not gone. An album entry whose
+/// photofiler(1) "Deletion": what could not be looked at is not gone. An album entry whose
 /// look fails (a failing disk, injected on `stat`) is not an entry that leads to no
 /// asset: the album is reported as not looked at, and its memberships stand.
 @Suite

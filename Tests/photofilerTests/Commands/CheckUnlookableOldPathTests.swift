@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Deletion": what could not be looked at is not gone. A roll file without a
+/// photofiler(1) "Deletion": what could not be looked at is not gone. A roll file without a
 /// row whose bytes are an asset's is that asset moved within the Roll only when the
 /// asset's recorded file is gone; when that file cannot be looked at (a failing
 /// disk, injected on `stat`), the new file is no move: it is left without a row and

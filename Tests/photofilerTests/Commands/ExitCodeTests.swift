@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Command line": exit 0 success, 1 a failure of the work, 2 a usage or
+/// photofiler(1) EXIT STATUS: exit 0 success, 1 a failure of the work, 2 a usage or
 /// configuration error; errors are one clear sentence, never a raw error dump.
 @Suite struct ExitCodeTests {
     static let commands = [

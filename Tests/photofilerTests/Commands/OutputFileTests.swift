@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `thumb -o` and `export --video -o` write where they are told, except over a file
-/// of the library, whatever name leads to it (SPEC: nothing in the Roll or an album
+/// of the library, whatever name leads to it (photofiler(1): nothing in the Roll or an album
 /// is ever overwritten).
 @Suite
 struct OutputFileTests {

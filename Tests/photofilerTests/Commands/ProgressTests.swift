@@ -27,7 +27,10 @@ import Testing
         #expect(
             lines.contains { $0.hasPrefix("Saving: 1 of 12 file(s), ") && $0.hasSuffix(" left.") },
             "\(result.stderr)")
-        #expect(lines.last?.hasPrefix("Saving done: 12 file(s) in ") == true, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Saving done: 12 file(s) in ") }, "\(result.stderr)")
+        // Then the thumbnails, on every core, a phase of their own.
+        #expect(lines.contains { $0.hasPrefix("Thumbnails: 1 of 12 asset(s), ") }, "\(result.stderr)")
+        #expect(lines.last?.hasPrefix("Thumbnails done: 12 asset(s) in ") == true, "\(result.stderr)")
         #expect(!result.stderr.contains("\r"))
         #expect(result.stdout.split(separator: "\n").count == 12, "ids on stdout, progress on stderr only")
     }

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Command line": an error is one clear sentence that names the file and the
+/// photofiler(1) EXIT STATUS: an error is one clear sentence that names the file and the
 /// fix, in the words of the command that was run (not the daemon's "put it in the
 /// inbox", not a system call's "pread: Is a directory").
 @Suite struct WrongInputWordsTests {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A start-up reads only the Roll's and albums' folders changed since the last
-/// reconcile (SPEC "The daemon": a roll or album change made while it was down is
+/// reconcile (photofiler(1) "The daemon": a roll or album change made while it was down is
 /// reconciled at start-up), and reads none when nothing changed.
 @Suite struct DaemonFolderStampTests {
     /// The numbers of the start-up's "Reconciled (start-up): read N of M folder(s)" line.

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `photofiler watch` across restarts, and the library changed by hand while it
-/// runs or while it is down (SPEC "The daemon" and "Deletion").
+/// runs or while it is down (photofiler(1) "The daemon" and "Deletion").
 @Suite struct DaemonLibraryChangeTests {
     /// READY comes after the catch-up scan: files already in the inbox are
     /// counted as queued in the ready line and filed shortly after; files
@@ -43,7 +43,7 @@ import Testing
 
     /// While the daemon runs: a roll file removed by hand takes its album entry
     /// with it and the asset is marked deleted; an album entry removed by hand
-    /// ends the membership and the Roll keeps the file. SPEC says within 2 s;
+    /// ends the membership and the Roll keeps the file. photofiler(1) says within 2 s;
     /// the wait is longer so a loaded machine does not fail it, and the time
     /// taken is printed.
     /// A roll file moved into a folder made an instant before (`mkdir -p Roll/2001/02
@@ -154,7 +154,7 @@ import Testing
         #expect(Set(contents.rollHashes()) == [Pictures.sha256(pictures[1]), Pictures.sha256(pictures[2])])
         #expect(contents.albumHashes("QQ") == [Pictures.sha256(pictures[2])])
         print(
-            "Deletions by hand noticed in: roll file \(String(format: "%.2f", rollTook)) s, album entry \(String(format: "%.2f", albumTook)) s (SPEC: 2 s)"
+            "Deletions by hand noticed in: roll file \(String(format: "%.2f", rollTook)) s, album entry \(String(format: "%.2f", albumTook)) s (promised: 2 s)"
         )
         #expect(daemon.terminate() == 0)
     }
@@ -200,9 +200,9 @@ import Testing
 
         // Touch the inbox copies of the assets still in the Roll (a write-open
         // and close with a new mtime): each is read again and recognised by its
-        // bytes (SPEC: unchanged bytes at that path are never filed again), and
+        // bytes (photofiler(1): unchanged bytes at that path are never filed again), and
         // no album entry comes back. (k0's asset lost its bytes; what its inbox
-        // copy should do once touched, restore it or not, SPEC leaves open.)
+        // copy should do once touched, restore it or not, the manual leaves open.)
         for index in 1..<4 {
             let touch = try Sys.open(inbox.appending("k\(index).jpg"), flags: O_WRONLY | O_CLOEXEC)
             var times = [

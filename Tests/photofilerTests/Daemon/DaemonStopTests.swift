@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Signals": SIGTERM finishes the file in hand and exits 0 within 5 s, also
+/// photofiler(1) "The daemon": SIGTERM finishes the file in hand and exits 0 within 5 s, also
 /// when what is in hand is a group of large files still being hashed.
 @Suite struct DaemonStopTests {
     /// 250 files of 64 MiB (sparse: nothing to write, 16 GiB to hash, several seconds

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhotoFilerSystem
 
-/// The daemon parses no byte itself (issue 10, SPEC "Untrusted bytes"): its helpers
+/// The daemon parses no byte itself (issue 10, photofiler(1) "Untrusted bytes"): its helpers
 /// do, locked down; a file that crashes, hangs or exhausts one is reported once and
 /// left in its inbox while everything around it is filed; a helper killed from
 /// outside costs nothing.

@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Safe inputs": album names are compared exactly after NFC normalisation.
+/// photofiler(1) "Safe inputs": album names are compared exactly after NFC normalisation.
 @Suite
 struct AlbumNameTests {
     @Test func decomposedAndComposedNamesAreOneAlbum() throws {

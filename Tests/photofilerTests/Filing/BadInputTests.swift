@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Content decides" and "Safe inputs": what is refused is left exactly as it
+/// photofiler(1) "Content decides" and "Safe inputs": what is refused is left exactly as it
 /// was, with one clear line naming it; odd but valid names are filed byte for byte.
 @Suite
 struct BadInputTests {

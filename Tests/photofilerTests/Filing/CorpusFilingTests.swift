@@ -15,7 +15,7 @@ struct CorpusFilingTests {
         "screenshot-really-a-png.jpeg": ["screenshot"],
         "DNG.dng": ["raw"],
     ]
-    /// Dates that come from a video container rather than EXIF, as SPEC shows them.
+    /// Dates that come from a video container rather than EXIF, as photofiler(1) JSON shows them.
     static let containerDates: [String: String] = [
         // QuickTime's own creationdate carries its offset.
         "IMG_3539.MOV": "2016-01-18T15:20:40-07:00",
@@ -60,7 +60,8 @@ struct CorpusFilingTests {
             let (width, height) = try #require(entry.displaySize)
             #expect(asset["width"] as? Int == width, "\(entry.file): displayed width")
             #expect(asset["height"] as? Int == height, "\(entry.file): displayed height")
-            // SPEC: the EXIF value, 1 when absent (a video has none); a video's turn is `rotation`.
+            // photofiler(1) JSON: the EXIF value, 1 when absent (a video has none); a video's
+            // turn is `rotation`.
             #expect(asset["orientation"] as? Int == entry.orientation, "\(entry.file)")
             if isVideo { #expect(asset["rotation"] as? Int == entry.rotation, "\(entry.file)") }
             #expect((asset["size"] as? NSNumber)?.int64Value == entry.bytes, "\(entry.file)")

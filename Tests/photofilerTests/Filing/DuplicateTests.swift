@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Never lose, never duplicate": byte-identical content is one asset.
+/// photofiler(1) "Never lose, never duplicate": byte-identical content is one asset.
 @Suite
 struct DuplicateTests {
     @Test func sameBytesTwiceIntoOneAlbumIsOneAssetOneFileOneEntry() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// HEIF's family filed through the sandboxed helpers, as a user's `save` files them.
 @Suite struct HeifFilingTests {
-    /// SPEC "Metadata": width and height as displayed. A HEIF stored turned, with the
+    /// photofiler(1) JSON: width and height as displayed. A HEIF stored turned, with the
     /// `irot` (and `imir`) that turn it upright and no EXIF orientation (as tools write
     /// them), is 1024 × 768 as shown, not the 768 × 1024 it is stored at.
     @Test func aHEIFTurnedByItsBoxesHasItsShownSize() throws {
@@ -24,7 +24,7 @@ import Testing
         }
     }
 
-    /// SPEC "Content decides": AVIF is supported. Filed, sized, and given a thumbnail.
+    /// photofiler(1) "Content decides": AVIF is supported. Filed, sized, and given a thumbnail.
     @Test func anAVIFIsFiledWithItsSizeAndAThumbnail() throws {
         let library = try TestLibrary()
         let bytes = try readFile(Fixtures.root.appending("avif").appending("landscape.avif"))

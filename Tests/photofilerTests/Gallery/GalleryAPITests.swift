@@ -166,7 +166,7 @@ import Testing
         #expect((json as? [String: Any])?["error"] is String)
     }
 
-    /// SPEC bounds `limit` not (nor does `list --limit`): a larger one is a page of
+    /// The API bounds `limit` not (nor does `list --limit`): a larger one is a page of
     /// 1,000 and the cursor to the rest, as a page of `limit` that many would be.
     @Test func aLimitBeyondAPageGivesAPageAndTheCursorToTheRest() throws {
         let library = try TestLibrary()

@@ -3,7 +3,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// `photofiler serve`'s own `/pick` (SPEC "Pages"): the filter and the limit come
+/// `photofiler serve`'s own `/pick` (photofiler(1) serve): the filter and the limit come
 /// from its query, and Add answers with the picked assets, as `pick --json` prints them.
 @Suite struct GalleryPickerTests {
     @Test func thePickPageTakesItsFilterFromTheQuery() throws {

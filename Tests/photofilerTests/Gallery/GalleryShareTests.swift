@@ -38,7 +38,9 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         let trip = try library.list("--album", "Trip").compactMap(assetID)
         let work = try library.list("--album", "Work").compactMap(assetID)
 
-        let page = try server.request("GET", "/albums/Trip?token=\(token)")
+        let opened = try server.request("GET", "/albums/Trip?token=\(token)")
+        #expect(opened.onward == "/albums/Trip")
+        let page = try server.request("GET", "/albums/Trip", headers: auth)
         #expect(page.status == 200)
         #expect(metaToken(page.text) == "", "a share's pages carry no write token")
         let (_, albums) = try server.json("/api/albums", headers: auth)
@@ -96,9 +98,10 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         let server = try GalleryProcess(library: library.root)
         let page = try server.request("GET", "/albums/Trip?token=\(token)")
         let shareCookie = "photofiler-share-\(server.port)"
-        #expect(page.setCookie.contains { $0.hasPrefix("\(shareCookie)=\(token);") }, "\(page.setCookie)")
+        let session = try #require(page.cookie(shareCookie), "\(page.setCookie)")
+        #expect(!session.contains(token), "a session, not the share's token")
         #expect(!page.setCookie.contains { $0.hasPrefix("photofiler-token-") }, "\(page.setCookie)")
-        let withShare = ["Cookie": "\(shareCookie)=\(token)"]
+        let withShare = ["Cookie": session]
         #expect(names(try server.json("/api/albums", headers: withShare)) == ["Trip"])
         let leave = try server.request("GET", "/leave-share", headers: withShare)
         #expect(leave.status == 303 && leave.header("location") == "/")
@@ -107,13 +110,17 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
 
         let guarded = try GalleryProcess(
             library: library.root, arguments: ["--listen", "127.0.0.1:0", "--token", "owner-s3cret"])
-        let both = [
-            "Cookie":
-                "photofiler-token-\(guarded.port)=owner-s3cret; photofiler-share-\(guarded.port)=\(token)"
-        ]
+        let owner = try #require(
+            try guarded.request("GET", "/?token=owner-s3cret").cookie("photofiler-token-\(guarded.port)"))
+        let visitor = try #require(
+            try guarded.request("GET", "/albums/Trip?token=\(token)").cookie(
+                "photofiler-share-\(guarded.port)"))
+        let both = ["Cookie": owner + "; " + visitor]
         #expect(names(try guarded.json("/api/albums", headers: both)).count > 1, "the owner's cookie wins")
-        let shareOnly = ["Cookie": "photofiler-share-\(guarded.port)=\(token)"]
-        #expect(names(try guarded.json("/api/albums", headers: shareOnly)) == ["Trip"])
+        #expect(names(try guarded.json("/api/albums", headers: ["Cookie": visitor])) == ["Trip"])
+        // A cookie that carries a token instead of a session opens nothing.
+        let raw = ["Cookie": "photofiler-share-\(guarded.port)=\(token)"]
+        #expect(try guarded.request("GET", "/api/albums", headers: raw).status == 401)
     }
 
     @Test func aShareNamesNoOtherAlbumOfItsAssets() throws {
@@ -213,7 +220,7 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         let token = try shareToken(library, album: "Trip")
         let server = try GalleryProcess(library: library.root)
         let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
-        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) })
+        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9a-f]+\n\n/) })
         #expect(try library.run("share", "--revoke", token).status == 0)
         #expect(try stream.wait(timeout: 5, until: Self.ended), "\(stream.received)")
     }
@@ -230,7 +237,7 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
                 tokenHash: AccessToken.hash(token), album: trip.id, createdAt: now, expiresAt: now + 2))
         let server = try GalleryProcess(library: library.root)
         let stream = try EventStreamReader(port: server.port, headers: ["X-PhotoFiler-Token": token])
-        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9]+\n\n/) })
+        #expect(try stream.wait(timeout: 10) { $0.contains(/id: [0-9a-f]+\n\n/) })
         #expect(try stream.wait(timeout: 10, until: Self.ended), "\(stream.received)")
         #expect(Date().timeIntervalSince1970 >= now + 2, "not before its expiry")
         #expect(
@@ -251,11 +258,13 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         return (script, opened)
     }
 
+    /// The picker's address, from the private file the browser was given (its path is
+    /// all the browser's command line shows).
     static func waitForAddress(_ opened: BytePath, process: Spawned) throws -> URLComponents {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let bytes = try? readFile(opened),
-                let url = URLComponents(string: String(decoding: bytes, as: UTF8.self))
+            if let given = try? readFile(opened), let page = try? readFile(BytePath(bytes: given)),
+                let url = doorAddress(String(decoding: page, as: UTF8.self))
             {
                 return url
             }
@@ -265,13 +274,24 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         throw GalleryProcess.GalleryFailure.noAddress("the browser was not opened: \(process.stderrText())")
     }
 
+    /// The address a picker's file leads to (its refresh's `url=`).
+    static func doorAddress(_ page: String) -> URLComponents? {
+        guard let start = page.range(of: "url="), let end = page[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return URLComponents(
+            string: page[start.upperBound..<end].replacingOccurrences(of: "&amp;", with: "&"))
+    }
+
     func start(_ library: TestLibrary, _ extra: [String]) throws -> (Spawned, UInt16, String, TemporaryFolder)
     {
         let folder = try TemporaryFolder()
         let (script, opened) = try Self.fakeBrowser(in: folder)
         let process = try Spawned(
             arguments: (["pick", "--library", library.root.display] + extra).map { BytePath($0) },
-            environment: ["BROWSER": script.display, "DISPLAY": "", "XDG_CURRENT_DESKTOP": ""])
+            environment: [
+                "BROWSER": script.display, "DISPLAY": "", "XDG_CURRENT_DESKTOP": "",
+                "XDG_RUNTIME_DIR": folder.path.display,
+            ])
         let url = try Self.waitForAddress(opened, process: process)
         #expect(url.path == "/pick")
         let token = try #require(url.queryItems?.first { $0.name == "token" }?.value)
@@ -291,7 +311,10 @@ func shareToken(_ library: TestLibrary, album: String, sourceLocation: SourceLoc
         }
         // A private server: nothing without the token.
         #expect(try request("GET", "/pick").status == 401)
-        let page = try request("GET", "/pick?token=\(token)")
+        let link = try request("GET", "/pick?token=\(token)")
+        #expect(link.onward == "/pick")
+        let page = try request(
+            "GET", "/pick", ["Cookie": try #require(link.cookie("photofiler-token-\(port)"))])
         #expect(page.status == 200)
         #expect(page.text.contains("data-page=\"pick\"") && page.text.contains("data-limit=\"2\""))
         let trip = try library.list("--album", "Trip")

@@ -184,7 +184,7 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
-    /// A half removed while no daemon ran is noticed at start-up, as SPEC says.
+    /// A half removed while no daemon ran is noticed at start-up, as photofiler(1) "Live Photos" says.
     @Test(arguments: ["still", "video"])
     func removalWhileStoppedIsReconciledAtStartUp(half: String) throws {
         let scene = try DaemonScene()
@@ -228,7 +228,7 @@ import Testing
     }
 
     /// The still moved to another date folder (a user fixing its year): its video
-    /// follows it, as SPEC keeps a Live Photo's video in its still's folder.
+    /// follows it, as photofiler(1) keeps a Live Photo's video in its still's folder.
     @Test func theVideoFollowsItsStillMovedToAnotherFolder() throws {
         let scene = try DaemonScene()
         let daemon = try scene.start(["--settle", "100"])

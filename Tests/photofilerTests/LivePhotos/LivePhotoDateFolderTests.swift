@@ -5,7 +5,7 @@ import Testing
 
 /// A user fixing a date folder (`mv Roll/2023/12 Roll/2023/11`) in symbolic-link
 /// mode: the still and its video move together, and every album link of both,
-/// the video's too, is pointed at the new folder (SPEC "Deletion": a move is not a
+/// the video's too, is pointed at the new folder (photofiler(1) "Deletion": a move is not a
 /// deletion; the asset keeps its albums).
 @Suite struct LivePhotoDateFolderTests {
     @Test(arguments: ["while the daemon runs", "while no daemon runs"])

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// Live Photos through `save` (SPEC "Live Photos"): either half first, or both at
+/// Live Photos through `save` (photofiler(1) "Live Photos"): either half first, or both at
 /// once, makes one asset; pairing is by content identifier only.
 @Suite struct LivePhotoSaveTests {
     @Test func stillFirstThenVideo() throws {
@@ -131,7 +131,7 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 
-    /// SPEC "Identity": dropping the bytes of an asset in Recently Deleted brings
+    /// photofiler(1) "Never lose, never duplicate": dropping the bytes of an asset in Recently Deleted brings
     /// it back. A Live Photo's video does too: the Live Photo is restored whole
     /// (its still from Recently Deleted), and no second copy of the video is made.
     /// Both halves dropped again at once bring it back once.

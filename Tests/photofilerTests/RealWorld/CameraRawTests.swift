@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Content decides": camera RAW files (CR2, CR3, CRW, NEF, ARW, ORF, RW2, RAF,
+/// photofiler(1) "Content decides": camera RAW files (CR2, CR3, CRW, NEF, ARW, ORF, RW2, RAF,
 /// PEF) are images of subtype `raw`, known by their content (exiv2's own type
 /// detection where libmagic says octet-stream or TIFF), with EXIF date and size.
 @Suite struct CameraRawTests {

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Identity is content, not path": an album is created once even when several
+/// photofiler(1) "Never lose, never duplicate": an album is created once even when several
 /// processes file into it at the same moment; a new library's layout, schema and
 /// migration are made once, and a busy catalog is waited for, never fatal.
 @Suite struct ConcurrentCreationTests {

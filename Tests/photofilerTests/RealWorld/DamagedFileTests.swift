@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Thumbnails": "A file that cannot be decoded gets no thumbnail and one log
+/// photofiler(1) "Thumbnails": "A file that cannot be decoded gets no thumbnail and one log
 /// line; it is still filed." A file of a supported format whose bytes are broken
 /// inside (a TIFF without its required fields, a PNG whose chunk CRC is wrong) is
 /// whole: it is filed, of unknown size, and "save it again" is not said of it.

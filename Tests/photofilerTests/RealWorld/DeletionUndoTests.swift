@@ -5,7 +5,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Deletion": a roll file deleted in a file manager can be restored for 30
+/// photofiler(1) "Deletion": a roll file deleted in a file manager can be restored for 30
 /// days where its bytes still exist (an album's hard link); where nothing is left
 /// (symbolic links only) it is not listed in Recently Deleted and `restore` says so
 /// in one sentence. `photofiler rm` and `restore` are safe beside a running daemon.

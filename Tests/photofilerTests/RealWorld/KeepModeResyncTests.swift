@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Never lose, never duplicate", keep mode: an inbox path whose bytes are
+/// photofiler(1) "Never lose, never duplicate", keep mode: an inbox path whose bytes are
 /// unchanged is never filed again, whatever `touch`, `chmod` or an app's re-sync
 /// does to its times; an asset deleted from the Roll is not put back by its inbox
 /// copy; only different bytes at that path are a new file.

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Deletion": a move is not a deletion. A roll file moved or renamed within
+/// photofiler(1) "Deletion": a move is not a deletion. A roll file moved or renamed within
 /// `Roll/` stays the same asset with the same albums, its new path recorded within
 /// 2 s (and at start-up when the daemon was down); an album entry moved into another
 /// album's folder leaves the first album and joins the second.

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Safe inputs": file names are bytes, from argv to openat. An inbox whose
+/// photofiler(1) "Safe inputs": file names are bytes, from argv to openat. An inbox whose
 /// folder name is not UTF-8 is watched and filed from; a relative path taken from
 /// a working directory whose name is not UTF-8 is found.
 @Suite struct NonUTF8PathTests {

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Complete files only": a file that was refused and then changes (it is
+/// photofiler(1) "Complete files only": a file that was refused and then changes (it is
 /// completed in place, or replaced by a rename) is tried again, and filed once whole.
 @Suite struct RefusedThenChangedTests {
     @Test(arguments: ["completed in place", "replaced by a rename"], [false, true])

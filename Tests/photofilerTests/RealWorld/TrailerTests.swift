@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Complete files only": a file is complete whatever follows its format's end
+/// photofiler(1) "Complete files only": a file is complete whatever follows its format's end
 /// (a JPEG trailer of any size is whole), and "save it again" is said only of a
 /// file that really is cut.
 @Suite struct TrailerTests {

@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// SPEC "Deletion": what could not be looked at is not gone. A roll folder that
+/// photofiler(1) "Deletion": what could not be looked at is not gone. A roll folder that
 /// cannot be read for a while is reported, and no asset or membership is ended
 /// because of it: not by `check --repair`, not by the daemon's start-up repair.
 ///
@@ -50,7 +50,7 @@ struct UnreadableFolderTests {
 
     /// An album folder that cannot be read at start-up cannot be watched; once a
     /// `chmod` lets it be, it is watched, and an entry removed from it ends its
-    /// membership while the daemon runs (SPEC: within 2 s), as in any other album.
+    /// membership while the daemon runs (within 2 s: photofiler(1) "Deletion"), as in any other album.
     @Test func anAlbumFolderMadeReadableIsWatched() throws {
         let folder = try PermissionTests.reachableFolder()
         let library = folder.file("library")

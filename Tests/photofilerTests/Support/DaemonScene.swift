@@ -93,7 +93,7 @@ extension DaemonProcess {
         }
     }
 
-    /// Sends SIGTERM and expects SPEC's stop: exit 0 within 5 s. Returns the seconds it took.
+    /// Sends SIGTERM and expects the promised stop: exit 0 within 5 s. Returns the seconds it took.
     @discardableResult
     func expectStopWithinFiveSeconds(sourceLocation: SourceLocation = #_sourceLocation) -> Double {
         let signalled = Date()

@@ -78,6 +78,20 @@ struct HTTPReply {
     var text: String { String(decoding: body, as: UTF8.self) }
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 
+    /// Where a page that moves on at once (a page asked for with `?token=`) leads: its
+    /// refresh's address, when the answer is 200 and nothing else.
+    var onward: String? {
+        guard status == 200, let start = text.range(of: "http-equiv=\"refresh\" content=\"0; url="),
+            let end = text[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return text[start.upperBound..<end].replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// `NAME=VALUE` of the cookie named so that the reply sets, for a `Cookie` header.
+    func cookie(_ name: String) -> String? {
+        setCookie.first { $0.hasPrefix(name + "=") }.map { String($0.split(separator: ";")[0]) }
+    }
+
     static func exchange(
         port: UInt16, method: String, path: String, headers: [String: String], body: [UInt8],
         rawHead: String? = nil, ipv6: Bool = false
@@ -138,8 +152,19 @@ struct HTTPReply {
 final class LoopbackSocket {
     let fd: Int32
 
-    init(port: UInt16, ipv6: Bool = false) throws {
+    /// `from`: the IPv4 loopback address to connect from (127.0.0.2 is another client than 127.0.0.1).
+    init(port: UInt16, ipv6: Bool = false, from source: UInt32? = nil) throws {
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if let source, !ipv6 {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = source.bigEndian
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
         let connected: Int32
         if ipv6 {
             var address = sockaddr_in6()
@@ -208,8 +233,11 @@ final class EventStreamReader {
     let socket: LoopbackSocket
     private(set) var received = ""
 
-    init(port: UInt16, path: String = "/api/events", headers: [String: String] = [:]) throws {
-        socket = try LoopbackSocket(port: port)
+    init(
+        port: UInt16, path: String = "/api/events", headers: [String: String] = [:],
+        from source: UInt32? = nil
+    ) throws {
+        socket = try LoopbackSocket(port: port, from: source)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         try socket.send(Array((head + "\r\n").utf8))

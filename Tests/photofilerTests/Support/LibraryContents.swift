@@ -42,7 +42,7 @@ struct LibraryContents {
         var description: String { message }
     }
 
-    /// Checks SPEC's promise for a set of contents dropped into the inbox feeding
+    /// Checks photofiler(1)'s promise for a set of contents dropped into the inbox feeding
     /// `album`: each is in the Roll exactly once, linked once in the album, one
     /// catalog row each, and nothing else (no partial file, no second copy).
     func expectFiledOnce(

@@ -20,10 +20,11 @@ struct DaemonThumbnailTests {
             try Sys.rename(scene.staging.appending(file), to: inbox.appending(file))
         }
         let thumbnails = scene.library.appending(".photofiler/thumbnails")
-        // Two sizes per asset; four desktop sizes for each of the roll file and the album entry.
+        // Two sizes per asset; the desktop's `large` (no file manager has asked for
+        // another size here) for each of the roll file and the album entry.
         #expect(
             waitUntil(timeout: 60) {
-                regularFiles(under: thumbnails).count == 6 && regularFiles(under: cache).count == 24
+                regularFiles(under: thumbnails).count == 6 && regularFiles(under: cache).count == 6
             }, "\(regularFiles(under: thumbnails)) \(daemon.log)")
         #expect(daemon.terminate() == 0)
 
@@ -33,6 +34,32 @@ struct DaemonThumbnailTests {
         #expect(
             waitUntil(timeout: 60) { removed.allSatisfy { (try? Sys.statusIfExists($0)) ?? nil != nil } },
             "\(daemon.log)")
+        #expect(daemon.terminate() == 0)
+    }
+
+    /// `save` beside a running daemon leaves the thumbnails to it: it returns once
+    /// its files are filed, says so in one line, and the daemon makes them, desktop
+    /// entries for the roll file and the album entry included.
+    @Test func saveHandsItsThumbnailsToTheDaemon() throws {
+        let scene = try DaemonScene()
+        let cache = scene.folder.file("cache")
+        let environment = ["XDG_CACHE_HOME": cache.display]
+        let daemon = try DaemonProcess(
+            library: scene.library, arguments: ["--inbox", "QQ=\(scene.inbox().display)"],
+            environment: environment)
+        let input = scene.folder.file("Landscape_8.jpg")
+        try copyFile(Fixtures.corpus("Landscape_8.jpg"), to: input)
+        let saved = try Binary.run(
+            ["save", "--album", "Camera", "--library", scene.library, input], environment: environment)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(
+            saved.stderr.contains("the daemon (pid \(daemon.pid)) makes those of 1 asset(s)"),
+            "\(saved.stderr)")
+        let thumbnails = scene.library.appending(".photofiler/thumbnails")
+        #expect(
+            waitUntil(timeout: 60) {
+                regularFiles(under: thumbnails).count == 2 && regularFiles(under: cache).count == 2
+            }, "\(regularFiles(under: cache)) \(daemon.log)")
         #expect(daemon.terminate() == 0)
     }
 
