@@ -15,7 +15,7 @@ _photofiler_albums() {
 
 _photofiler() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local commands="watch save albums list info rm restore favorite unfavorite check export status serve pick share thumb help"
+    local commands="watch save albums list info rm restore favorite unfavorite hide unhide check export status serve pick share thumb help"
     local common="--library --json --config --verbose --help"
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do

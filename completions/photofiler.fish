@@ -15,7 +15,7 @@ function __photofiler_albums
     photofiler albums $library 2>/dev/null | cut -f1
 end
 
-set -l commands watch save albums list info rm restore favorite unfavorite check export status serve pick share thumb help
+set -l commands watch save albums list info rm restore favorite unfavorite hide unhide check export status serve pick share thumb help
 complete -c photofiler -f
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a watch -d 'the daemon: watch the inboxes'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a save -d 'file the given files now'
@@ -26,6 +26,8 @@ complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a rm -d '
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a restore -d 'back from Recently Deleted'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a favorite -d 'mark as favorites'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unfavorite -d 'unmark favorites'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a hide -d 'hide from every listing but Hidden'
+complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a unhide -d 'show hidden assets again'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a check -d 'compare catalog and disk'
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a export -d "a Live Photo's video"
 complete -c photofiler -n "not __fish_seen_subcommand_from $commands" -a status -d 'is a daemon running'

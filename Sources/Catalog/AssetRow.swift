@@ -11,7 +11,7 @@ package enum AssetRow {
         a.created_at, a.created_offset, a.created_source, a.added_at, a.size, a.original_name, \
         a.source_inbox, a.favorite, a.deleted_at, a.trash_path, a.content_identifier, a.live_video_path, \
         a.live_video_hash, a.live_video_size, a.live_video_duration, a.live_video_offset, a.live_video_name, \
-        a.live_video_trash_path
+        a.live_video_trash_path, a.hidden
         """
 
     package static let insert = """
@@ -19,8 +19,8 @@ package enum AssetRow {
         orientation, duration, frame_count, embedded_at, embedded_offset, embedded_source, created_at, \
         created_offset, created_source, added_at, size, original_name, source_inbox, favorite, deleted_at, \
         trash_path, content_identifier, live_video_path, live_video_hash, live_video_size, live_video_duration, \
-        live_video_offset, live_video_name, live_video_trash_path) \
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        live_video_offset, live_video_name, live_video_trash_path, hidden) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The values for `insert`; `id` is NULL when SQLite should assign it.
@@ -35,7 +35,7 @@ package enum AssetRow {
             .int(asset.created.utcOffsetSeconds), .text(asset.created.source.rawValue), .real(asset.addedAt),
             .integer(asset.size), .path(asset.originalName), .text(asset.sourceInbox), .bool(asset.favorite),
             .real(asset.deletedAt), .path(asset.trashPath), .text(info.live.contentIdentifier),
-        ] + liveVideoValues(asset.liveVideo)
+        ] + liveVideoValues(asset.liveVideo) + [.bool(asset.hidden)]
     }
 
     /// Empties the `live_video_*` columns (a WHERE clause follows).
@@ -97,7 +97,7 @@ package enum AssetRow {
                 secondsSinceEpoch: row.int64(14), utcOffsetSeconds: row.optionalInt64(15).map(Int.init),
                 source: createdSource),
             addedAt: row.double(17), size: row.int64(18), originalName: row.path(19),
-            sourceInbox: row.optionalText(20), favorite: row.int64(21) != 0,
+            sourceInbox: row.optionalText(20), favorite: row.int64(21) != 0, hidden: row.int64(32) != 0,
             deletedAt: row.optionalDouble(22),
             trashPath: row.optionalPath(23), liveVideo: video)
     }

@@ -78,6 +78,11 @@ extension Catalog {
         try update("UPDATE assets SET favorite = ? WHERE id = ?", [.bool(favorite), .integer(id)])
     }
 
+    /// Hides the asset from every listing but the Hidden smart album, or shows it again.
+    public func setHidden(_ hidden: Bool, of id: AssetID) throws(CatalogError) {
+        try update("UPDATE assets SET hidden = ? WHERE id = ?", [.bool(hidden), .integer(id)])
+    }
+
     /// Removes the row for good (purge after 30 days); the id is never reused.
     /// Its memberships go with it; its keep-mode sources stay seen.
     public func removeAsset(_ id: AssetID) throws(CatalogError) {

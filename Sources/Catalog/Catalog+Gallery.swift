@@ -55,12 +55,13 @@ extension Catalog {
         ) { _ in true } ?? false
     }
 
-    /// Whether `asset` is a member of `album` now and not deleted (what a share may see).
+    /// Whether `asset` is a member of `album` now, neither deleted nor hidden (what a share may see).
     public func isVisibleMember(_ asset: AssetID, _ album: AlbumID) throws(CatalogError) -> Bool {
         try connection.queryFirst(
             """
             SELECT 1 FROM memberships m JOIN assets a ON a.id = m.asset_id
             WHERE m.asset_id = ? AND m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NULL
+              AND a.hidden = 0
             """, [.integer(asset), .integer(album)]
         ) { _ in true } ?? false
     }

@@ -2,25 +2,45 @@ extension SmartAlbum {
     /// Recently Added looks back this far from "now".
     package static let recentWindow: Double = 30 * 24 * 60 * 60
 
-    /// The SQL condition on `assets a` for membership, deletion included.
+    /// The SQL condition on `assets a` for membership, deletion and hiding included.
     ///
     /// Written out literally (no bound parameters except the Recently Added
     /// cut-off, which is a range on an index column) because SQLite only uses a
     /// partial index when the query repeats its WHERE terms: see `Schema.version1`.
     package func predicate(now: Double) -> (sql: String, values: [SQLiteValue]) {
+        let shown = "a.deleted_at IS NULL AND a.hidden = 0"
         switch self {
-        case .videos: return ("a.deleted_at IS NULL AND a.media_type = 'video'", [])
-        case .livePhotos:
-            return ("a.deleted_at IS NULL AND instr(',' || a.subtypes || ',', ',live,') > 0", [])
-        case .animated:
-            return ("a.deleted_at IS NULL AND instr(',' || a.subtypes || ',', ',animated,') > 0", [])
-        case .screenshots:
-            return ("a.deleted_at IS NULL AND instr(',' || a.subtypes || ',', ',screenshot,') > 0", [])
-        case .recentlyAdded:
-            return ("a.deleted_at IS NULL AND a.added_at >= ?", [.real(now - Self.recentWindow)])
-        case .favorites: return ("a.deleted_at IS NULL AND a.favorite = 1", [])
+        case .videos: return ("\(shown) AND a.media_type = 'video'", [])
+        case .livePhotos: return ("\(shown) AND instr(',' || a.subtypes || ',', ',live,') > 0", [])
+        case .animated: return ("\(shown) AND instr(',' || a.subtypes || ',', ',animated,') > 0", [])
+        case .screenshots: return ("\(shown) AND instr(',' || a.subtypes || ',', ',screenshot,') > 0", [])
+        case .panoramas, .selfies, .portraits, .bursts, .slomo, .timelapse, .raw:
+            return ("\(shown) AND instr(',' || a.subtypes || ',', ',\(kindSubtype ?? ""),') > 0", [])
+        case .recentlyAdded: return ("\(shown) AND a.added_at >= ?", [.real(now - Self.recentWindow)])
+        case .favorites: return ("\(shown) AND a.favorite = 1", [])
+        case .hidden: return ("a.deleted_at IS NULL AND a.hidden = 1", [])
         // Only what can be restored: an asset deleted with nothing left has no trash path.
-        case .recentlyDeleted: return ("a.deleted_at IS NOT NULL AND a.trash_path IS NOT NULL", [])
+        // A hidden one stays out of sight here too; `restore ID` still brings it back.
+        case .recentlyDeleted:
+            return ("a.deleted_at IS NOT NULL AND a.trash_path IS NOT NULL AND a.hidden = 0", [])
+        }
+    }
+}
+
+extension SmartAlbum {
+    /// The subtype that puts an asset in this album, for the albums of a kind of picture.
+    public var kindSubtype: String? {
+        switch self {
+        case .panoramas: return "panorama"
+        case .selfies: return "selfie"
+        case .portraits: return "portrait"
+        case .bursts: return "burst"
+        case .slomo: return "slomo"
+        case .timelapse: return "timelapse"
+        case .raw: return "raw"
+        case .videos, .livePhotos, .animated, .screenshots, .recentlyAdded, .favorites, .hidden,
+            .recentlyDeleted:
+            return nil
         }
     }
 }
@@ -43,23 +63,26 @@ extension Catalog {
     public func albumSummaries(now: Double) throws(CatalogError) -> [AlbumSummary] {
         var summaries: [AlbumSummary] = []
         for album in try albums() {
-            // Active memberships minus those of deleted assets: both counts read
-            // small indexes instead of every member's row. CROSS JOIN makes SQLite
-            // start from the (few) deleted assets; left to itself, without
-            // statistics, it walks every member and probes its asset (~80 ms per
-            // 20k members instead of well under 1 ms).
+            // Active memberships minus those of deleted and of hidden assets: each
+            // count reads a small index instead of every member's row. CROSS JOIN
+            // makes SQLite start from the (few) deleted or hidden assets; left to
+            // itself, without statistics, it walks every member and probes its asset
+            // (~80 ms per 20k members instead of well under 1 ms).
             let count =
                 try connection.queryFirst(
                     """
                     SELECT (SELECT count(*) FROM memberships WHERE album_id = ?1 AND removed_at IS NULL)
                          - (SELECT count(*) FROM assets a CROSS JOIN memberships m ON m.asset_id = a.id
                             WHERE a.deleted_at IS NOT NULL AND m.album_id = ?1 AND m.removed_at IS NULL)
+                         - (SELECT count(*) FROM assets a CROSS JOIN memberships m ON m.asset_id = a.id
+                            WHERE a.deleted_at IS NULL AND a.hidden = 1 AND m.album_id = ?1
+                              AND m.removed_at IS NULL)
                     """, [.integer(album.id)]
                 ) { $0.int(0) } ?? 0
             let cover = try connection.queryFirst(
                 """
                 SELECT m.asset_id FROM memberships m JOIN assets a ON a.id = m.asset_id
-                WHERE m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NULL
+                WHERE m.album_id = ? AND m.removed_at IS NULL AND a.deleted_at IS NULL AND a.hidden = 0
                 ORDER BY m.asset_added_at DESC, m.asset_id DESC LIMIT 1
                 """, [.integer(album.id)]
             ) { $0.int64(0) }
@@ -118,7 +141,7 @@ extension AssetQuery {
             conditions.append(predicate.sql)
             values += predicate.values
         } else {
-            conditions.append("a.deleted_at IS NULL")
+            conditions.append("a.deleted_at IS NULL AND a.hidden = 0")
         }
         if let mediaType = mediaType {
             // A literal from a closed enum, so the Videos partial index can serve `--media video`.

@@ -15,7 +15,7 @@ import PhotoFilerSystem
 /// whether the caller wrapped it in `transaction` or not.
 public final class Catalog {
     /// The schema this build writes; older ones are migrated on open, newer ones refused.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     package let connection: SQLiteConnection
     /// Open `transaction` calls; only the outermost one begins and commits.

@@ -25,6 +25,8 @@ public struct AssetRecord: Sendable, Equatable {
     /// The inbox (album name) or `save` that brought it; nil when rebuilt from disk.
     public var sourceInbox: String?
     public var favorite: Bool
+    /// Hidden from every listing but the Hidden smart album and `info` (`photofiler hide`).
+    public var hidden: Bool
     /// Set while the asset is deleted (in Recently Deleted, or its roll file removed).
     public var deletedAt: Double?
     /// Relative path under `Recently Deleted/` while the bytes are kept there; nil when the
@@ -36,7 +38,7 @@ public struct AssetRecord: Sendable, Equatable {
     public init(
         id: AssetID, rollPath: BytePath, hash: String, info: MediaInfo, created: CaptureDate,
         addedAt: Double, size: Int64, originalName: BytePath, sourceInbox: String?,
-        favorite: Bool = false, deletedAt: Double? = nil, trashPath: BytePath? = nil,
+        favorite: Bool = false, hidden: Bool = false, deletedAt: Double? = nil, trashPath: BytePath? = nil,
         liveVideo: LiveVideoRecord? = nil
     ) {
         self.id = id
@@ -49,6 +51,7 @@ public struct AssetRecord: Sendable, Equatable {
         self.originalName = originalName
         self.sourceInbox = sourceInbox
         self.favorite = favorite
+        self.hidden = hidden
         self.deletedAt = deletedAt
         self.trashPath = trashPath
         self.liveVideo = liveVideo ?? info.live.embeddedVideo.map(LiveVideoRecord.init(embedded:))
@@ -110,14 +113,23 @@ public struct MembershipRecord: Sendable, Equatable {
     public var isActive: Bool { removedAt == nil }
 }
 
-/// The albums the catalog computes rather than stores.
+/// The albums the catalog computes rather than stores, in the order a phone lists
+/// its media types (`albums` lists each, even when empty).
 public enum SmartAlbum: String, Sendable, CaseIterable {
     case videos = "Videos"
     case livePhotos = "Live Photos"
     case animated = "Animated"
     case screenshots = "Screenshots"
+    case panoramas = "Panoramas"
+    case selfies = "Selfies"
+    case portraits = "Portraits"
+    case bursts = "Bursts"
+    case slomo = "Slo-mo"
+    case timelapse = "Time-lapse"
+    case raw = "RAW"
     case recentlyAdded = "Recently Added"
     case favorites = "Favorites"
+    case hidden = "Hidden"
     case recentlyDeleted = "Recently Deleted"
 }
 
@@ -147,7 +159,8 @@ public struct AlbumSummary: Sendable, Equatable {
     }
 }
 
-/// What `list` asks for. Deleted assets are left out unless the smart album is Recently Deleted.
+/// What `list` asks for. Deleted assets are left out unless the smart album is Recently Deleted,
+/// hidden ones unless it is Hidden.
 public struct AssetQuery: Sendable, Equatable {
     public enum Sort: String, Sendable { case added, created }
 

@@ -23,6 +23,7 @@ package enum Schema {
         Migration(version: 8, script: symbolicEntries),
         Migration(version: 9, script: refusedSources),
         Migration(version: 10, script: lighterChangeLog),
+        Migration(version: 11, script: hiddenAndKinds),
     ]
 
     /// Brings the file to the newest version, refusing one written by a newer build.

@@ -39,6 +39,15 @@ extension VideoProbe {
         probe.creationDate = creationDate(context: context, stream: stream)
         probe.contentIdentifier = value(context.pointee.metadata, "com.apple.quicktime.content.identifier")
             .flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
+        // The keys of the phone's kinds of videos: numbers, or nothing (a sanity check of
+        // their range is `PictureKinds`').
+        probe.captureFrameRate = value(context.pointee.metadata, "com.android.capture.fps").flatMap(
+            Double.init)
+        probe.playbackIntent = value(
+            context.pointee.metadata, "com.apple.quicktime.full-frame-rate-playback-intent"
+        ).flatMap { Int($0) }
+        let rate = stream.pointee.avg_frame_rate
+        if rate.num > 0, rate.den > 0 { probe.frameRate = Double(rate.num) / Double(rate.den) }
         return .success(probe)
     }
 

@@ -118,6 +118,13 @@ public struct AssetLifecycle {
         return try existing(id)
     }
 
+    /// Hides the asset (`photofiler hide`) or shows it again; its files and albums stay as they are.
+    public func setHidden(_ hidden: Bool, _ id: AssetID) throws(FilingError) -> AssetRecord {
+        _ = try existing(id)
+        try filer.catalogCall { () throws(CatalogError) in try catalog.setHidden(hidden, of: id) }
+        return try existing(id)
+    }
+
     /// The lock a deletion holds shared from its first link into Recently Deleted
     /// until it is recorded, so that `removeLeftoverNames` never takes a name that is
     /// about to be recorded for one; closing the descriptor lets it go (as a crash does).

@@ -100,7 +100,7 @@ public final class PhotoLibrary {
     private func rebuiltSentence(_ what: String) throws(FilingError) -> String {
         let count = try filer.catalogCall { () throws(CatalogError) in try catalog.assetFootprints().count }
         return "The catalog '\(layout.catalogPath.display)' \(what); rebuilt it from the files on disk "
-            + "(\(count) asset(s) and their albums); favorites and Recently Deleted were only in the "
+            + "(\(count) asset(s) and their albums); favorites, hidden assets and Recently Deleted were only in the "
             + "catalog and start empty."
     }
 

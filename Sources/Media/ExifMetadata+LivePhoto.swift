@@ -1,12 +1,13 @@
-/// The tags that make a still one half of a Live Photo, or a motion photo.
+/// The tags that make a still one half of a Live Photo, or a motion photo, or one of
+/// the phone's kinds of pictures.
 extension ExifMetadata {
-    /// The Apple MakerNote's content identifier, from the raw MakerNote bytes
-    /// (exiv2 0.27 does not decode Apple's), of an iPhone's picture only.
-    static func appleContentIdentifier(_ tags: some ExifTags) -> String? {
+    /// The Apple MakerNote's tags, from the raw MakerNote bytes (exiv2 0.27 does
+    /// not decode Apple's), of an iPhone's picture only.
+    static func appleMakerNote(_ tags: some ExifTags) -> AppleMakerNote.Tags {
         guard tag(tags, "Exif.Image.Make")?.hasPrefix("Apple") == true,
             let note = tags.tagBytes("Exif.Photo.MakerNote")
-        else { return nil }
-        return AppleMakerNote.contentIdentifier(in: note)
+        else { return AppleMakerNote.Tags() }
+        return AppleMakerNote.tags(in: note)
     }
 
     /// Google's motion-photo properties (`MediaLibraries` registers their namespaces).
@@ -27,5 +28,21 @@ extension ExifMetadata {
         }
         let says = announced.flagged || announced.microVideoOffset != nil || !announced.items.isEmpty
         return says ? announced : nil
+    }
+
+    /// What the tags say of the phone's kinds of pictures (`PictureKinds`).
+    static func kindSignals(_ tags: some ExifTags, apple: AppleMakerNote.Tags) -> PictureKinds.Signals {
+        var signals = PictureKinds.Signals()
+        signals.frontFacingCamera = apple.frontFacingCamera
+        signals.imageCaptureType = apple.imageCaptureType
+        signals.burstID = apple.burstUUID ?? tag(tags, "Xmp.GCamera.BurstID")
+        signals.burstPrimary = tag(tags, "Xmp.GCamera.BurstPrimary")
+        signals.lensModel = tag(tags, "Exif.Photo.LensModel")
+        signals.panoramaProjection = tag(tags, "Xmp.GPano.ProjectionType")
+        signals.usePanoramaViewer = tag(tags, "Xmp.GPano.UsePanoramaViewer")
+        signals.depthFormat = tag(tags, "Xmp.GDepth.Format")
+        signals.hasDepthData =
+            tag(tags, "Xmp.GDepth.Data") != nil || tag(tags, "Xmp.GDepth.DepthImage") != nil
+        return signals
     }
 }

@@ -32,6 +32,8 @@ package struct ExifMetadata {
     package var contentIdentifier: String?
     /// What the XMP says of a motion photo's video, when it says anything.
     package var motionPhoto: MotionPhoto.Announcement?
+    /// What the tags say of the phone's kinds of pictures.
+    package var kindSignals = PictureKinds.Signals()
 
     /// The capture date the tags give: EXIF `DateTimeOriginal` first, then XMP's
     /// (photofiler(1) "Capture date").
@@ -76,7 +78,9 @@ package struct ExifMetadata {
         isDNG = Self.tag(tags, "Exif.Image.DNGVersion") != nil
         mimeType = tags.mimeType
         if isTIFF { imageDataEnd = Self.imageDataEnd(tags) }
-        contentIdentifier = Self.appleContentIdentifier(tags)
+        let apple = Self.appleMakerNote(tags)
+        contentIdentifier = apple.contentIdentifier
+        kindSignals = Self.kindSignals(tags, apple: apple)
         motionPhoto = Self.motionPhotoAnnouncement(tags)
     }
 

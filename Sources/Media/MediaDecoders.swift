@@ -55,6 +55,12 @@ package struct VideoProbe: Sendable, Equatable {
     package var creationDate: CaptureDate?
     /// The Live Photo identifier an iPhone writes into the video's QuickTime keys.
     package var contentIdentifier: String?
+    /// `com.android.capture.fps`: the rate a phone captured a slow-motion or time-lapse video at.
+    package var captureFrameRate: Double?
+    /// `com.apple.quicktime.full-frame-rate-playback-intent`: 0 for an iPhone's slo-mo.
+    package var playbackIntent: Int?
+    /// The video stream's average frame rate.
+    package var frameRate: Double?
 
     package init(
         width: Int, height: Int, orientation: Int, duration: Double? = nil, creationDate: CaptureDate? = nil,

@@ -134,6 +134,12 @@ public final class MediaReader {
                     throw .damaged(path: path, format: format.displayName, reason: error.reason)
                 }
             }
+            // The kinds of pictures last: the panorama's shape is the size as shown.
+            let kinds = PictureKinds.subtypes(
+                image.signals, mediaType: info.frameCount > 1 ? .animation : .still,
+                displayWidth: info.displayWidth, displayHeight: info.displayHeight,
+                isScreenshot: info.subtypes.contains("screenshot"))
+            info.subtypes = Set(info.subtypes).union(kinds).sorted()
             try readLivePhotoTraits(&info, announced: image.announced, file: file)
             return info
         } catch {
@@ -193,6 +199,14 @@ public final class MediaReader {
             mediaType: .video, mimeType: mimeType, pixelWidth: probe.width, pixelHeight: probe.height,
             orientation: probe.orientation, embeddedDate: probe.creationDate, duration: probe.duration)
         info.live.contentIdentifier = probe.contentIdentifier
+        var signals = PictureKinds.Signals()
+        signals.captureFrameRate = probe.captureFrameRate
+        signals.playbackIntent = probe.playbackIntent
+        signals.frameRate = probe.frameRate
+        info.subtypes = PictureKinds.subtypes(
+            signals, mediaType: .video, displayWidth: info.displayWidth, displayHeight: info.displayHeight,
+            isScreenshot: false
+        ).sorted()
         return info
     }
 
@@ -200,7 +214,9 @@ public final class MediaReader {
     private func readImage(
         _ bytes: UnsafeRawBufferPointer, format: MediaFormat, mimeType: String, frames: Int?, path: BytePath,
         exif preread: ExifMetadata? = nil
-    ) throws(MediaError) -> (info: MediaInfo, announced: MotionPhoto.Announcement?) {
+    ) throws(MediaError) -> (
+        info: MediaInfo, announced: MotionPhoto.Announcement?, signals: PictureKinds.Signals
+    ) {
         let size = Int64(bytes.count)
         var exif = preread
         var failure: String?
@@ -268,7 +284,9 @@ public final class MediaReader {
             subtypes.insert("screenshot")
         }
         info.subtypes = subtypes.sorted()
+        var signals = exif?.kindSignals ?? PictureKinds.Signals()
+        if format == .heif { signals.auxiliaryTypes = HEIFAuxiliaryTypes.read(bytes) }
         // What the XMP says of an embedded video, for `readLivePhotoTraits`.
-        return (info, exif?.motionPhoto)
+        return (info, exif?.motionPhoto, signals)
     }
 }

@@ -40,6 +40,8 @@ package enum MotionPhoto {
         ("GCamera", "http://ns.google.com/photos/1.0/camera/"),
         ("Container", "http://ns.google.com/photos/1.0/container/"),
         ("Item", "http://ns.google.com/photos/1.0/container/item/"),
+        // Google's depth map, for the Portraits album (`PictureKinds`).
+        ("GDepth", "http://ns.google.com/photos/1.0/depthmap/"),
     ]
 
     /// The video's byte range by the XMP: the `MotionPhoto` container item (its

@@ -152,7 +152,7 @@ extension Gallery {
             body: .stream(events.open(share: share, lastEventID: request.header("last-event-id"))))
     }
 
-    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`.
+    /// `/api/assets/ID`, `…/thumbnail`, `…/original`, `…/video` (a Live Photo's), `…/favorite`, `…/hidden`.
     private func asset(_ parts: [String], method: String, _ request: HTTPRequest, scope: AccessScope) throws
         -> HTTPResponse
     {
@@ -202,7 +202,11 @@ extension Gallery {
             let favorite = method == "PUT"
             try catalog.read { try $0.setFavorite(favorite, of: id) }
             return .noContent()
-        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"):
+        case ("PUT", "hidden"), ("DELETE", "hidden"):
+            let hidden = method == "PUT"
+            try catalog.read { try $0.setHidden(hidden, of: id) }
+            return .noContent()
+        case (_, nil), (_, "thumbnail"), (_, "original"), (_, "video"), (_, "favorite"), (_, "hidden"):
             return .error(405, "\(request.path) does not take \(request.method).")
         default:
             return .error(404, "There is no \(request.path) in the gallery's API.")
@@ -281,7 +285,13 @@ extension Gallery {
         case "image": query.mediaType = .image
         case "video": query.mediaType = .video
         case "live": query.refinements.subtype = "live"
-        case let other?: throw BadParameter(message: "media is image, video or live, not '\(other)'.")
+        // The filter row's kinds of pictures: each one a smart album's subtype.
+        case let kind? where SmartAlbum.allCases.contains { $0.kindSubtype == kind }:
+            query.refinements.subtype = kind
+        case let other?:
+            throw BadParameter(
+                message: "media is image, video, live or a kind (panorama, selfie, portrait, burst, slomo, "
+                    + "timelapse, raw), not '\(other)'.")
         }
         switch request.query["sort"] {
         case nil, "", "added": query.sort = .added

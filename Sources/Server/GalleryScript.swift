@@ -204,6 +204,10 @@ enum GalleryScript {
             say('');
           }
 
+          // The smart albums of the kinds of pictures, and the subtype that puts an asset in each.
+          const kinds = { 'Panoramas': 'panorama', 'Selfies': 'selfie', 'Portraits': 'portrait', 'Bursts': 'burst',
+                          'Slo-mo': 'slomo', 'Time-lapse': 'timelapse', 'RAW': 'raw' };
+
           // An album or the picker: months from /api/timeline, each month's assets loaded as it nears the view.
           function albumView(options) {
             const album = options.album;
@@ -385,15 +389,21 @@ enum GalleryScript {
               const name = album || shared;
               if (asset.deleted) { if (smart !== 'Recently Deleted') return false; }
               else if (smart === 'Recently Deleted') return false;
+              if (asset.hidden) { if (smart !== 'Hidden') return false; }
+              else if (smart === 'Hidden') return false;
               if (name && !smart && !asset.albums.includes(name)) return false;
               if (smart === 'Videos' && asset.mediaType !== 'video') return false;
               if (smart === 'Live Photos' && !asset.subtypes.includes('live')) return false;
               if (smart === 'Animated' && !asset.subtypes.includes('animated')) return false;
               if (smart === 'Screenshots' && !asset.subtypes.includes('screenshot')) return false;
               if (smart === 'Favorites' && !asset.favorite) return false;
+              if (kinds[smart] && !asset.subtypes.includes(kinds[smart])) return false;
+              // The Bursts album shows each burst once, by its primary photo.
+              if (smart === 'Bursts' && asset.burst && !asset.burst.primary) return false;
               if (filter.media === 'image' && asset.mediaType !== 'image') return false;
               if (filter.media === 'video' && asset.mediaType !== 'video') return false;
               if (filter.media === 'live' && !asset.subtypes.includes('live')) return false;
+              if (Object.values(kinds).includes(filter.media) && !asset.subtypes.includes(filter.media)) return false;
               if (filter.name && !asset.originalName.toLowerCase().includes(filter.name.toLowerCase())) return false;
               const day = asset.created.slice(0, 10);
               if (filter.from && day < filter.from) return false;
@@ -440,6 +450,20 @@ enum GalleryScript {
                 group.append(button);
               }
               tools.append(group);
+              // Then the kinds of pictures that the library has (their smart albums are not empty).
+              getJSON('/api/albums').then((albums) => {
+                for (const album of albums) {
+                  const kind = album.kind === 'smart' && album.count > 0 ? kinds[album.name] : null;
+                  if (!kind || kind === kinds[smart]) continue;
+                  const button = el('button', { type: 'button', 'data-media': kind, 'aria-pressed': 'false' }, album.name);
+                  button.addEventListener('click', () => {
+                    filter.media = kind;
+                    for (const other of group.children) other.setAttribute('aria-pressed', other === button ? 'true' : 'false');
+                    reload();
+                  });
+                  group.append(button);
+                }
+              }, () => {});
             }
             const name = el('input', { type: 'search', placeholder: 'Name', 'aria-label': 'Search by original name' });
             const from = el('input', { type: 'date', 'aria-label': 'Captured from' });
@@ -575,7 +599,17 @@ enum GalleryScript {
                   star.textContent = favorite ? '★ Favorite' : '☆ Favorite';
                 } catch (error) { say(String(error)); }
               });
-              actions.append(star);
+              let hidden = asset.hidden;
+              const hide = el('button', { type: 'button', 'data-action': 'hide', 'aria-pressed': String(hidden) }, hidden ? 'Unhide' : 'Hide');
+              hide.addEventListener('click', async () => {
+                try {
+                  await change(hidden ? 'DELETE' : 'PUT', '/api/assets/' + id + '/hidden');
+                  hidden = !hidden;
+                  hide.setAttribute('aria-pressed', String(hidden));
+                  hide.textContent = hidden ? 'Unhide' : 'Hide';
+                } catch (error) { say(String(error)); }
+              });
+              actions.append(star, hide);
             }
             main.replaceChildren(el('figure', { class: 'viewer' }, view), facts, actions);
             escape = () => { if (history.length > 1) history.back(); else location.href = '/'; };

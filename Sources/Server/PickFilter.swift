@@ -62,7 +62,7 @@ public struct PickFilter: Sendable, Equatable {
         }
         for id in ids {
             guard let asset = try gallery.visibleAsset(id, scope: .library), !asset.isDeleted,
-                try offers(asset, gallery: gallery)
+                !asset.hidden || album == SmartAlbum.hidden.rawValue, try offers(asset, gallery: gallery)
             else {
                 throw BadParameter(message: "Asset \(id) is not one this picker offers.")
             }

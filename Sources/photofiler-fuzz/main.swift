@@ -58,11 +58,13 @@ final class FuzzHarness {
         }
         // The request itself, as bytes a broken daemon (or a fuzzer) could send.
         _ = server.answer(Array(bytes.prefix(512)), descriptor: nil)
-        // Live Photos: the MakerNote walk, on the bytes as they are and behind the
-        // signature, and the SEF directory as the end of a file.
+        // Live Photos and the kinds of pictures: the MakerNote walk, on the bytes as
+        // they are and behind the signature, a HEIF's boxes, and the SEF directory as
+        // the end of a file.
         let input = Array(bytes)
-        _ = AppleMakerNote.contentIdentifier(in: input)
-        _ = AppleMakerNote.contentIdentifier(in: AppleMakerNote.signature + [0, 1, 0x4D, 0x4D] + input)
+        _ = AppleMakerNote.tags(in: input)
+        _ = AppleMakerNote.tags(in: AppleMakerNote.signature + [0, 1, 0x4D, 0x4D] + input)
+        _ = HEIFAuxiliaryTypes.read(bytes)
         for block in MotionPhoto.samsungBlocks(tail: input, fileSize: Int64(input.count)) {
             precondition(block.offset >= 0 && block.offset + block.size <= Int64(input.count))
             let start = Int(block.offset)

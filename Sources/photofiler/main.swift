@@ -18,6 +18,7 @@ let overview = """
       rm         move assets to Recently Deleted, or out of an album
       restore    bring assets back from Recently Deleted
       favorite   mark assets as favorites (unfavorite to unmark)
+      hide       hide assets from every listing but Hidden (unhide to show them)
       check      compare catalog and disk (--repair to fix the catalog)
       thumb      write an asset's thumbnail, or make every missing one (--all)
       export     write a Live Photo's video (--video)
@@ -34,7 +35,8 @@ let overview = """
 func runCommandLine() -> Int32 {
     let commands: [any Command.Type] = [
         SaveCommand.self, AlbumsCommand.self, ListCommand.self, InfoCommand.self, RemoveCommand.self,
-        RestoreCommand.self, FavoriteCommand.self, CheckCommand.self, WatchCommand.self, StatusCommand.self,
+        RestoreCommand.self, FavoriteCommand.self, HideCommand.self, CheckCommand.self, WatchCommand.self,
+        StatusCommand.self,
         ServeCommand.self, PickCommand.self, ShareCommand.self, ExportCommand.self,
         ThumbCommand.self,
     ]
@@ -81,7 +83,7 @@ func runCommandLine() -> Int32 {
         Sys.reserveDescriptorTable(Daemon.descriptorsWhenBusy)
         try? InotifyWatcher.initializeEarly()
     }
-    let lookup = name == "unfavorite" ? "favorite" : name
+    let lookup = ["unfavorite": "favorite", "unhide": "hide"][name] ?? name
     guard let type = commands.first(where: { $0.name == lookup }) else {
         Logger.standardError(verbose: false).error(
             "Unknown command '\(name)'; run 'photofiler --help' for the list.")

@@ -10,7 +10,8 @@ to below the sticky header; a Live Photo (a motion photo made here) plays its
 video while hovered, in the grid and on its own page; the picker returns what
 was clicked and keeps its picks through a filter; no page logs a console error,
 and an undecodable picture is a placeholder; a user album named like a smart
-album is the one its name means.
+album is the one its name means; the Hide button on an asset's page takes it out of
+the album's grid, into Hidden.
 Screenshots go to test-artifacts/browser/ (and docs/ for the README with
 --update-docs). Run by `make test`; exit status 0 when every check holds.
 """
@@ -451,6 +452,40 @@ def main():
         driver.find_element(By.CSS_SELECTOR, '[data-action="leave-share"]').click()
         WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-album]")) > 1)
         check(True, "Leave shared view gives the owner the whole gallery back")
+
+        # Hide from an asset's page: the album's grid, open in another tab, drops the tile at
+        # once and counts one item less; loaded again it still lacks it; the Hidden album has it.
+        hidden_id = photofiler(library, "save", "--album", "Hiding", unique_copy("sunset.jpg", "hiding")).strip()
+        shown_id = photofiler(library, "save", "--album", "Hiding", unique_copy("harbour.jpg", "hiding")).strip()
+        driver.get(base + "/albums/Hiding")
+        ready(driver)
+        WebDriverWait(driver, 10).until(status_is("2 items"))
+        grid_tab = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(base + f"/assets/{hidden_id}")
+        ready(driver)
+        driver.find_element(By.CSS_SELECTOR, '[data-action="hide"]').click()
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(
+            By.CSS_SELECTOR, '[data-action="hide"]').get_attribute("aria-pressed") == "true")
+        check(json.loads(photofiler(library, "info", hidden_id, "--json"))["hidden"],
+              f"the Hide button on asset {hidden_id}'s page hid it")
+        driver.close()
+        driver.switch_to.window(grid_tab)
+        WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{hidden_id}"]'))
+        WebDriverWait(driver, 10).until(status_is("1 item"))
+        check(True, "the hidden asset left the open album grid at once, and its count")
+        driver.get(base + "/albums/Hiding")
+        ready(driver)
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{shown_id}"]'))
+        check(not driver.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{hidden_id}"]'),
+              "the album page loaded again does not show the hidden asset")
+        driver.get(base + "/albums/Hidden")
+        ready(driver)
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-asset-id="{hidden_id}"]'))
+        check(True, "the Hidden album shows it")
+        # The albums page before may still be logging the undecodable picture's 404s: those are its own.
+        errors = [e for e in console_errors(driver) if f"/api/assets/{broken_id}/thumbnail" not in e]
+        check(not errors, f"hiding logs no console errors {errors}")
 
         if "--update-docs" in sys.argv:
             docs = os.path.join(ROOT, "docs")

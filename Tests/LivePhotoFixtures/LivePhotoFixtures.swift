@@ -32,13 +32,22 @@ public enum LivePhotoFixtures {
     )
         throws -> [UInt8]
     {
+        try appleStill(
+            jpeg, makerNote: appleMakerNote(contentIdentifier: contentIdentifier), taken: taken, in: folder)
+    }
+
+    /// `jpeg` made an iPhone still carrying the Apple MakerNote `makerNote`.
+    public static func appleStill(
+        _ jpeg: [UInt8], makerNote note: [UInt8], taken: String, in folder: TemporaryFolder
+    )
+        throws -> [UInt8]
+    {
         let path = folder.file("still-\(UUID().uuidString).jpg")
         try writeFile(path, jpeg)
         try edit(path) { metadata in
             try set(metadata, "Exif.Image.Make", "Apple")
             try set(metadata, "Exif.Image.Model", "iPhone 15 Pro")
             try set(metadata, "Exif.Photo.DateTimeOriginal", taken)
-            let note = appleMakerNote(contentIdentifier: contentIdentifier)
             try set(metadata, "Exif.Photo.MakerNote", note.map(String.init).joined(separator: " "))
         }
         return try readFile(path)

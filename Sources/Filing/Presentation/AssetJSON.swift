@@ -25,6 +25,7 @@ public struct AssetJSON: Encodable, Sendable {
     public var originalNameBase64: String?
     public var sourceInbox: String?
     public var favorite: Bool
+    public var hidden: Bool
     public var deleted: String?
     /// The 256 px thumbnail's path, null while it is not made.
     public var thumbnail: OrNull<String>
@@ -55,6 +56,7 @@ public struct AssetJSON: Encodable, Sendable {
             asset.originalName.isValidUTF8 ? nil : Data(asset.originalName.bytes).base64EncodedString()
         sourceInbox = asset.sourceInbox
         favorite = asset.favorite
+        hidden = asset.hidden
         deleted = asset.deletedAt.map(DateText.iso8601UTC)
         thumbnail = OrNull(
             ThumbnailFiles(layout: layout).shownPath(hash: asset.hash, size: .grid)?.display)

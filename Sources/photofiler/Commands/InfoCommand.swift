@@ -45,6 +45,7 @@ struct InfoCommand: Command {
                 Output.line("hash: \(json.hash)")
                 Output.line("original name: \(json.originalName)")
                 Output.line("favorite: \(json.favorite ? "yes" : "no")")
+                Output.line("hidden: \(json.hidden ? "yes" : "no")")
                 if let video = json.liveVideo {
                     let place = video.path ?? "inside the still's file"
                     Output.line("live video: \(place), \(video.size) bytes")

@@ -9,7 +9,8 @@ struct ListCommand: Command {
     static let help = """
         usage: photofiler list [--album NAME] [--media image|video|live] [--sort added|created] [--limit N] [--library DIR] [--json]
         Lists assets, newest first. --album takes a user album or a smart one (Videos, Live Photos, Animated,
-        Screenshots, Recently Added, Favorites, Recently Deleted). --media live: Live Photos and motion photos.
+        Screenshots, Panoramas, Selfies, Portraits, Bursts, Slo-mo, Time-lapse, RAW, Recently Added, Favorites,
+        Hidden, Recently Deleted). --media live: Live Photos and motion photos.
         """
 
     let album: AlbumName?

@@ -71,3 +71,27 @@ struct FavoriteCommand: Command {
         }
     }
 }
+
+/// `photofiler hide` / `unhide`.
+struct HideCommand: Command {
+    static let name = "hide"
+    static let help = """
+        usage: photofiler hide ID… | photofiler unhide ID… [--library DIR]
+        Hides assets from every listing, count, cover and the gallery (they show only in the Hidden
+        smart album and in 'info'), or shows them again. Their files and albums stay as they are.
+        """
+
+    let ids: [AssetID]
+    var hidden = true
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        ids = try parseIDs(try arguments.operands(), command: arguments.command)
+        hidden = arguments.command == "hide"
+    }
+
+    func run(_ context: Context) -> Int32 {
+        context.forEachAsset(ids) { (library, id) throws(FilingError) in
+            _ = try library.lifecycle.setHidden(hidden, id)
+        }
+    }
+}

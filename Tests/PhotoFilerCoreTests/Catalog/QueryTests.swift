@@ -101,7 +101,9 @@ private struct Fixture {
         let expected: [String: (Int, AssetID?)] = [
             "Empty": (0, nil), "QQ": (2, 2), "WeChat": (2, 4), "Videos": (1, 2), "Animated": (1, 3),
             "Screenshots": (1, 4), "Recently Added": (3, 4), "Favorites": (1, 2), "Recently Deleted": (1, 5),
-            "Live Photos": (0, nil),
+            "Live Photos": (0, nil), "Hidden": (0, nil), "Panoramas": (0, nil), "Selfies": (0, nil),
+            "Portraits": (0, nil), "Bursts": (0, nil), "Slo-mo": (0, nil), "Time-lapse": (0, nil),
+            "RAW": (0, nil),
         ]
         for summary in summaries {
             let (count, cover) = try #require(expected[summary.name])
@@ -112,11 +114,80 @@ private struct Fixture {
         #expect(summaries.last?.kind == .smart(.recentlyDeleted))
     }
 
+    /// Each kind of picture is a smart album of the assets of its subtype, listed
+    /// in the phone's order between Screenshots and Recently Added.
+    @Test(arguments: [
+        (SmartAlbum.panoramas, "panorama"), (.selfies, "selfie"), (.portraits, "portrait"),
+        (.bursts, "burst"),
+        (.slomo, "slomo"), (.timelapse, "timelapse"), (.raw, "raw"),
+    ])
+    func kindsOfPicturesAreSmartAlbumsOfTheirSubtype(album: SmartAlbum, subtype: String) throws {
+        let fixture = try Fixture()
+        #expect(try fixture.ids(smart: album) == [])
+        _ = try fixture.catalog.insertAsset(
+            sampleAsset(6, addedAt: Fixture.now, createdAt: 1000, subtypes: ["live", subtype]))
+        _ = try fixture.catalog.insertAsset(
+            sampleAsset(7, addedAt: Fixture.now, createdAt: 1000, subtypes: [subtype + "s"]))
+        #expect(try fixture.ids(smart: album) == [6])
+        #expect(album.kindSubtype == subtype)
+        let summary = try fixture.catalog.albumSummaries(now: Fixture.now).first { $0.name == album.rawValue }
+        #expect(summary?.count == 1 && summary?.cover == 6)
+        try fixture.catalog.setHidden(true, of: 6)
+        #expect(try fixture.ids(smart: album) == [])
+    }
+
+    @Test func smartAlbumsComeInThePhonesOrder() {
+        #expect(
+            SmartAlbum.allCases.map(\.rawValue) == [
+                "Videos", "Live Photos", "Animated", "Screenshots", "Panoramas", "Selfies", "Portraits",
+                "Bursts",
+                "Slo-mo", "Time-lapse", "RAW", "Recently Added", "Favorites", "Hidden", "Recently Deleted",
+            ])
+    }
+
     @Test func restoringBringsAnAssetBackIntoItsAlbums() throws {
         let fixture = try Fixture()
         try fixture.catalog.markRestored(5, rollPath: "Roll/back.jpg")
         #expect(try fixture.ids(album: fixture.qq) == [5, 2, 1])
         #expect(try fixture.ids(smart: .recentlyDeleted) == [])
+    }
+
+    /// A hidden asset leaves its albums, the smart albums, the counts, the covers,
+    /// the timeline and Recently Deleted; the Hidden album alone lists it, and
+    /// showing it again puts it back as it was.
+    @Test func hidingTakesAnAssetOutOfEveryListingButHidden() throws {
+        let fixture = try Fixture()
+        let catalog = fixture.catalog
+        try catalog.setHidden(true, of: 2)
+        try catalog.setHidden(true, of: 4)
+        try catalog.setHidden(true, of: 5)
+        #expect(try fixture.ids() == [3, 1])
+        #expect(try fixture.ids(album: fixture.qq) == [1])
+        #expect(try fixture.ids(album: fixture.weChat) == [3])
+        #expect(try fixture.ids(smart: .videos) == [])
+        #expect(try fixture.ids(smart: .favorites) == [])
+        #expect(try fixture.ids(smart: .recentlyAdded) == [3])
+        #expect(try fixture.ids(smart: .recentlyDeleted) == [], "a hidden asset stays out of sight")
+        #expect(try fixture.ids(smart: .hidden) == [4, 2], "deleted ones are not listed")
+        #expect(try fixture.ids(album: fixture.qq, smart: .hidden) == [2])
+        let summaries = Dictionary(
+            uniqueKeysWithValues: try catalog.albumSummaries(now: Fixture.now).map { ($0.name, $0) })
+        #expect(summaries["QQ"]?.count == 1 && summaries["QQ"]?.cover == 1)
+        #expect(summaries["WeChat"]?.count == 1 && summaries["WeChat"]?.cover == 3)
+        #expect(summaries["Hidden"]?.count == 2 && summaries["Hidden"]?.cover == 4)
+        #expect(summaries["Favorites"]?.count == 0 && summaries["Favorites"]?.cover == nil)
+        let months = try catalog.timeline(AssetQuery(album: fixture.qq.id, now: Fixture.now))
+        #expect(months.map(\.count).reduce(0, +) == 1)
+        #expect(try !catalog.isVisibleMember(2, fixture.qq.id))
+        #expect(try catalog.isVisibleMember(1, fixture.qq.id))
+
+        try catalog.markRestored(5, rollPath: "Roll/back.jpg")
+        #expect(try catalog.asset(id: 5)?.hidden == true, "restored, it stays hidden")
+        #expect(try fixture.ids(smart: .hidden) == [4, 5, 2])
+        for id: AssetID in [2, 4, 5] { try catalog.setHidden(false, of: id) }
+        #expect(try fixture.ids(album: fixture.qq) == [5, 2, 1])
+        #expect(try fixture.ids(smart: .favorites) == [2])
+        #expect(try fixture.ids(smart: .hidden) == [])
     }
 
     /// The search by name folds case by Unicode's rules; an empty search text folds

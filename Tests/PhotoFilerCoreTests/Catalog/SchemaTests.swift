@@ -29,6 +29,13 @@ import Testing
         ) { $0.text(0) }
     }
 
+    /// An asset row as a build before version 11 wrote it (no `hidden` column).
+    private func insertBeforeHidden(_ asset: AssetRecord, into connection: SQLiteConnection) throws {
+        let statement = AssetRow.insert.replacingOccurrences(of: ", hidden)", with: ")")
+            .replacingOccurrences(of: ", ?)", with: ")")
+        try connection.execute(statement, Array(AssetRow.values(asset, id: nil).dropLast()))
+    }
+
     @Test func migrationsEndAtTheSchemaVersion() {
         #expect(Schema.migrations.last?.version == Catalog.schemaVersion)
         #expect(Schema.migrations.map(\.version) == Array(1...Catalog.schemaVersion))
@@ -93,8 +100,8 @@ import Testing
         let path = folder.file("catalog.sqlite")
         do {
             let connection = try catalogFile(at: path, version: 5)
-            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
-            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(2), id: nil))
+            try insertBeforeHidden(sampleAsset(1), into: connection)
+            try insertBeforeHidden(sampleAsset(2), into: connection)
             // The newest row gone: numbers still go on after it, never reused.
             try connection.execute("DELETE FROM asset_changes WHERE seq = 2")
         }
@@ -136,7 +143,7 @@ import Testing
         let path = folder.file("catalog.sqlite")
         do {
             let connection = try catalogFile(at: path, version: 6)
-            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1), id: nil))
+            try insertBeforeHidden(sampleAsset(1), into: connection)
         }
         let catalog = try Catalog(path: path)
         let indexes = try catalog.connection.query(
@@ -191,7 +198,7 @@ import Testing
         let path = folder.file("catalog.sqlite")
         do {
             let connection = try catalogFile(at: path, version: 9)
-            try connection.execute(AssetRow.insert, AssetRow.values(sampleAsset(1, addedAt: 5), id: nil))
+            try insertBeforeHidden(sampleAsset(1, addedAt: 5), into: connection)
             try connection.execute(
                 "INSERT INTO albums (name, folder, created_at) VALUES ('QQ', CAST('QQ' AS BLOB), 0)")
             try connection.execute(
@@ -213,6 +220,26 @@ import Testing
             "SELECT sql FROM sqlite_master WHERE name IN ('asset_changes_bounded', 'membership_started')"
         ) { $0.text(0) }
         #expect(triggers.count == 2 && triggers.allSatisfy { $0.contains(" WHEN ") }, "\(triggers)")
+    }
+
+    /// Version 11 adds `hidden`: every asset filed before is shown, hiding one is
+    /// logged as a change, and the Hidden album reads its own index.
+    @Test func assetsFiledBeforeVersionElevenAreShown() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("catalog.sqlite")
+        do {
+            let connection = try catalogFile(at: path, version: 10)
+            try insertBeforeHidden(sampleAsset(1, addedAt: 5), into: connection)
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try catalog.asset(id: 1)?.hidden == false)
+        let before = try catalog.latestChange()
+        try catalog.setHidden(true, of: 1)
+        #expect(try catalog.changes(after: before, limit: 10).map(\.kind) == [.changed])
+        #expect(try catalog.asset(id: 1)?.hidden == true)
+        let (sql, values) = AssetQuery(smartAlbum: .hidden, limit: 10, now: 0).statement()
+        let plan = try catalog.connection.query("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) }
+        #expect(plan.contains { $0.contains("USING INDEX assets_hidden") }, "\(plan)")
     }
 
     @Test func refusesANewerSchemaWithoutTouchingIt() throws {

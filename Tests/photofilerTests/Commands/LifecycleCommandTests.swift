@@ -4,7 +4,7 @@ import PhotoFilerSystem
 import TestSupport
 import Testing
 
-/// `rm`, `restore`, `favorite`/`unfavorite`, and a deleted asset's bytes coming back.
+/// `rm`, `restore`, `favorite`/`unfavorite`, `hide`/`unhide`, and a deleted asset's bytes coming back.
 @Suite
 struct LifecycleCommandTests {
     /// A library with `throbber.gif` in QQ and WeChat, and `cmyk…` in QQ.
@@ -167,6 +167,51 @@ struct LifecycleCommandTests {
         let unknown = try library.run("favorite", "999")
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("999"), "\(unknown.stderr)")
+    }
+
+    /// A hidden asset leaves every listing, count and cover but Hidden's and `info`'s,
+    /// keeps its files, and stays hidden through `check --repair`, `rm` and `restore`.
+    @Test func hideLeavesEveryListingButHiddenAndUnhideBringsItBack() throws {
+        let (library, gif, jpeg) = try library()
+        let entries = try library.entries(ofAlbum: "QQ")
+        let hidden = try library.run("hide", String(gif))
+        #expect(hidden.status == 0 && hidden.stderr.isEmpty, "\(hidden.stderr)")
+        func count(_ album: String) throws -> (Int?, AssetID?) {
+            let summary = try library.albums()[album]
+            return (summary?["count"] as? Int, (summary?["cover"] as? NSNumber)?.int64Value)
+        }
+        #expect(try count("QQ") == (1, jpeg), "the cover is the newest shown asset")
+        #expect(try count("WeChat") == (0, nil))
+        #expect(try count("Animated") == (0, nil))
+        #expect(try count("Recently Added") == (1, jpeg))
+        #expect(try count("Hidden") == (1, gif))
+        #expect(try library.list().compactMap(assetID) == [jpeg])
+        #expect(try library.list("--album", "QQ").compactMap(assetID) == [jpeg])
+        #expect(try library.list("--album", "Hidden").compactMap(assetID) == [gif])
+        #expect(try library.info(BytePath(String(gif)))["hidden"] as? Bool == true)
+        #expect(try library.info(BytePath(String(jpeg)))["hidden"] as? Bool == false)
+        #expect(try library.entries(ofAlbum: "QQ") == entries, "its links stay on disk")
+        #expect(try library.rollFiles().count == 2)
+        #expect(try library.run("check").status == 0, "hiding is no difference between catalog and disk")
+
+        // A repair that has something to mend keeps it hidden.
+        for entry in try library.entries(ofAlbum: "WeChat") {
+            try Sys.unlink(library.album("WeChat").appending(entry))
+        }
+        #expect(try library.run("check", "--repair", "--quiet").status == 0)
+        #expect(try library.info(BytePath(String(gif)))["hidden"] as? Bool == true)
+
+        #expect(try library.run("rm", String(gif)).status == 0)
+        #expect(try library.list("--album", "Recently Deleted").isEmpty)
+        #expect(try library.run("restore", String(gif)).status == 0)
+        #expect(try library.info(BytePath(String(gif)))["hidden"] as? Bool == true, "restored, still hidden")
+        #expect(try library.list("--album", "Hidden").compactMap(assetID) == [gif])
+
+        #expect(try library.run("unhide", String(gif)).status == 0)
+        #expect(try Set(library.list("--album", "QQ").compactMap(assetID)) == [gif, jpeg])
+        #expect(try count("Hidden") == (0, nil))
+        let unknown = try library.run("hide", "999")
+        #expect(unknown.status == 1 && unknown.stderr.contains("999"), "\(unknown.stderr)")
     }
 
     /// Two assets with one name take turns in the Roll and in Recently Deleted: nothing

@@ -100,7 +100,7 @@ struct CorpusFilingTests {
 
         // albums --json right after the save.
         let albums = try library.albums()
-        #expect(albums.count == 8, "one user album and seven smart ones: \(albums.keys.sorted())")
+        #expect(albums.count == 16, "one user album and fifteen smart ones: \(albums.keys.sorted())")
         let camera = try #require(albums["Camera"])
         #expect(camera["kind"] as? String == "user")
         #expect(camera["count"] as? Int == entries.count)

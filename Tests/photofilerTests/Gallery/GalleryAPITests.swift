@@ -338,6 +338,52 @@ import Testing
         }
     }
 
+    /// Hiding through the API takes the asset out of its album's page, counts and
+    /// timeline, and out of a share's sight; the owner still opens it by id.
+    @Test func hiddenIsAWriteThatTakesTheAssetOutOfSight() throws {
+        let library = try Self.library(count: 2)
+        let shareToken = try shareToken(library, album: "Trip")
+        let server = try GalleryProcess(library: library.root)
+        let trip = try library.list("--album", "Trip").compactMap(assetID)
+        let id = try #require(trip.first)
+        let token = try #require(metaToken(try server.request("GET", "/").text))
+        #expect(try server.request("PUT", "/api/assets/\(id)/hidden").status == 403, "no write token")
+        let put = try server.request(
+            "PUT", "/api/assets/\(id)/hidden", headers: ["X-PhotoFiler-Token": token])
+        #expect(put.status == 204)
+        #expect(try library.info(BytePath(String(id)))["hidden"] as? Bool == true)
+
+        func listed(_ query: String, _ headers: [String: String] = [:]) throws -> [Int64]? {
+            let (_, json) = try server.json("/api/assets?" + query, headers: headers)
+            return ((json as? [String: Any])?["assets"] as? [[String: Any]])?.compactMap(assetID)
+        }
+        #expect(try listed("album=Trip") == Array(trip.dropFirst()))
+        #expect(try listed("album=Hidden") == [id])
+        let (_, timeline) = try server.json("/api/timeline?album=Trip")
+        #expect(
+            (timeline as? [[String: Any]])?.compactMap { $0["count"] as? Int }.reduce(0, +) == trip.count - 1)
+        let (_, albums) = try server.json("/api/albums")
+        let counts = Dictionary(
+            uniqueKeysWithValues: (albums as? [[String: Any]] ?? []).map {
+                ($0["name"] as? String ?? "", $0["count"] as? Int ?? -1)
+            })
+        #expect(counts["Trip"] == trip.count - 1 && counts["Hidden"] == 1, "\(counts)")
+        let (shown, json) = try server.json("/api/assets/\(id)")
+        #expect(shown.status == 200 && (json as? [String: Any])?["hidden"] as? Bool == true)
+        let share = ["X-PhotoFiler-Token": shareToken]
+        #expect(try server.request("GET", "/api/assets/\(id)", headers: share).status == 404)
+        #expect(try listed("", share) == Array(trip.dropFirst()))
+
+        let delete = try server.request(
+            "DELETE", "/api/assets/\(id)/hidden", headers: ["X-PhotoFiler-Token": token])
+        #expect(delete.status == 204)
+        #expect(try listed("album=Trip") == trip)
+        #expect(try server.request("GET", "/api/assets/\(id)", headers: share).status == 200)
+        #expect(
+            try server.request("POST", "/api/assets/\(id)/hidden", headers: ["X-PhotoFiler-Token": token])
+                .status == 405)
+    }
+
     @Test func pagesAreServedWithTheirMarkersAndScript() throws {
         let library = try Self.library(count: 1)
         let server = try GalleryProcess(library: library.root)
