@@ -18,11 +18,11 @@ VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Sys
 # zsh and fish run the completion tests, and the tests make Live Photo videos
 # (QuickTime keys) and motion photos with ffmpeg. libvips-tools' `vips` makes the
 # reference thumbnails the differential test holds photofiler's to; exiftool writes
-# EXIF into Tests/Fixtures/phones (its make.sh).
+# EXIF into Tests/Fixtures/phones (its make.sh); eslint checks the gallery's script.
 DEB_PACKAGES = pkg-config libinotifytools0-dev libsqlite3-dev libgexiv2-dev libexiv2-dev libvips-dev \
 	libmagic-dev libssl-dev libsystemd-dev libavformat-dev libavcodec-dev libswscale-dev libglib2.0-dev libseccomp-dev \
 	inotify-tools scdoc dpkg-dev zsh fish libmicrohttpd-dev chromium chromium-driver python3-selenium ffmpeg \
-	libvips-tools libimage-exiftool-perl
+	libvips-tools libimage-exiftool-perl eslint
 # The benchmark's peers: Debian's nginx serves the same thumbnail files as the gallery,
 # wrk loads both (the gallery's row of `make bench`); heif-enc with the x265 plugin makes
 # the 48-megapixel HEICs of the thumbnail rows, from bookworm-backports like libheif.
@@ -196,9 +196,12 @@ uninstall:
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
-# The committed .swift-format, held by make test: any finding fails it.
-lint:
+# The committed .swift-format, and the gallery's script and worker with Debian's
+# eslint (.eslintrc.json), held by make test: any finding fails it. NODE_PATH lets a
+# node that is not Debian's (NodeSource's) find Debian's eslint modules.
+lint: deps
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
+	NODE_PATH=/usr/share/nodejs eslint --no-eslintrc -c .eslintrc.json --max-warnings 0 Sources/Server/Static/*.js
 
 clean:
 	rm -rf .build photofiler_*.deb

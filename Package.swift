@@ -32,8 +32,10 @@ func cLibrary(_ name: String, pkgConfig: String? = nil, apt: String) -> Target {
 }
 
 /// A layer of the core: module `PhotoFiler<Folder>`, sources in Sources/<Folder>.
-func layer(_ folder: String, _ dependencies: [Target.Dependency]) -> Target {
-    .target(name: "PhotoFiler" + folder, dependencies: dependencies, path: "Sources/" + folder)
+func layer(_ folder: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> Target {
+    .target(
+        name: "PhotoFiler" + folder, dependencies: dependencies, path: "Sources/" + folder,
+        resources: resources)
 }
 
 let package = Package(
@@ -106,12 +108,18 @@ let package = Package(
                 "PhotoFilerWatching", "PhotoFilerFiling", "PhotoFilerGLib", "CSystemd",
             ]),
         // The web gallery and the picker: HTTP, pages, API. It reads the catalog and
-        // decodes nothing itself (thumbnails come through `ThumbnailSource`).
+        // decodes nothing itself (thumbnails come through `ThumbnailSource`). The pages'
+        // script, style sheet and worker are files of their own (make lint checks them),
+        // their bytes compiled into the binary.
         layer(
             "Server",
             [
                 "PhotoFilerSystem", "PhotoFilerMediaTypes", "PhotoFilerCatalog", "PhotoFilerFiling",
                 "CMicroHTTPD",
+            ],
+            resources: [
+                .embedInCode("Static/gallery.js"), .embedInCode("Static/gallery.css"),
+                .embedInCode("Static/events-worker.js"), .embedInCode("Static/icon.svg"),
             ]),
         .executableTarget(
             name: "photofiler",

@@ -77,25 +77,22 @@ enum Page {
         """
 }
 
-/// The scripts, the style sheet and the icon, embedded in the binary.
+/// The scripts, the style sheet and the icon, embedded in the binary (from `Static/`,
+/// by `Package.swift`'s resources). The pages' icon is declared by each page: the
+/// browser asks for no `/favicon.ico`.
 enum PageFiles {
-    /// The pages' icon (declared by each page: the browser asks for no `/favicon.ico`).
-    static let icon = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2f7de1"/>\
-        <circle cx="11" cy="5" r="2" fill="#fff"/><path d="M2 13l4-5 3 3 2-2 3 4z" fill="#fff"/></svg>
-        """
-
     static func file(_ name: String) -> HTTPResponse {
-        let (type, text): (String, String)
+        let (type, bytes): (String, [UInt8])
         switch name {
-        case "gallery.js": (type, text) = ("text/javascript; charset=utf-8", GalleryScript.text)
-        case "gallery.css": (type, text) = ("text/css; charset=utf-8", GalleryStyle.text)
-        case "icon.svg": (type, text) = ("image/svg+xml", icon)
-        case "events-worker.js": (type, text) = ("text/javascript; charset=utf-8", EventsWorkerScript.text)
+        case "gallery.js": (type, bytes) = ("text/javascript; charset=utf-8", PackageResources.gallery_js)
+        case "gallery.css": (type, bytes) = ("text/css; charset=utf-8", PackageResources.gallery_css)
+        case "icon.svg": (type, bytes) = ("image/svg+xml", PackageResources.icon_svg)
+        case "events-worker.js":
+            (type, bytes) = ("text/javascript; charset=utf-8", PackageResources.events_worker_js)
         default: return .error(404, "There is no /static/\(name).")
         }
         return HTTPResponse(
-            status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache")],
-            body: .bytes(Array(text.utf8)))
+            status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache")], body: .bytes(bytes)
+        )
     }
 }
