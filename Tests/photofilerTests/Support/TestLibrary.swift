@@ -109,3 +109,25 @@ func base64Bytes(_ value: Any?) -> [UInt8]? {
     guard let text = value as? String, let data = Data(base64Encoded: text) else { return nil }
     return Array(data)
 }
+
+extension TestLibrary {
+    /// `saved` filed its one file, which cannot be decoded: one line says so, the
+    /// asset has no thumbnail, and `thumb` fails with one sentence and writes nothing.
+    func expectFiledWithoutThumbnail(
+        _ saved: Binary.Result, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(saved.status == 0, "it is still filed: \(saved.stderr)", sourceLocation: sourceLocation)
+        let lines = saved.stderr.split(separator: "\n")
+        #expect(
+            lines.count == 1 && lines[0].contains("cannot be decoded for a thumbnail"), "\(saved.stderr)",
+            sourceLocation: sourceLocation)
+        let assets = try list(sourceLocation: sourceLocation)
+        try #require(assets.count == 1, sourceLocation: sourceLocation)
+        #expect(assets[0]["thumbnail"] is NSNull, sourceLocation: sourceLocation)
+        let thumb = try run("thumb", String(try #require(assetID(assets[0]), sourceLocation: sourceLocation)))
+        #expect(thumb.status == 1, sourceLocation: sourceLocation)
+        #expect(thumb.stdoutBytes.isEmpty, sourceLocation: sourceLocation)
+        #expect(
+            thumb.stderr.split(separator: "\n").count == 1, "\(thumb.stderr)", sourceLocation: sourceLocation)
+    }
+}
