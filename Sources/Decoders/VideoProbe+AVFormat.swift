@@ -1,5 +1,4 @@
 import CAVFormat
-import Foundation
 import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
@@ -72,13 +71,13 @@ extension VideoProbe {
         if let text = value(context.pointee.metadata, "com.apple.quicktime.creationdate"),
             let parsed = DateTimeText.parse(text),
             let offset = parsed.offset,
-            let seconds = parsed.fields.instant(utcOffset: offset, timeZone: .gmt)
+            let seconds = parsed.fields.instant(utcOffset: offset, timeZone: UTCZone())
         {
             return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: offset, source: .container)
         }
         for dictionary in [context.pointee.metadata, stream.pointee.metadata] {
             if let text = value(dictionary, "creation_time"), let parsed = DateTimeText.parse(text),
-                let seconds = parsed.fields.instant(utcOffset: parsed.offset ?? 0, timeZone: .gmt)
+                let seconds = parsed.fields.instant(utcOffset: parsed.offset ?? 0, timeZone: UTCZone())
             {
                 return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: nil, source: .container)
             }
