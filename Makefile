@@ -160,27 +160,33 @@ install: release man
 # conffiles: nothing is installed under /etc (the config file is the user's own,
 # ~/.config/photofiler/photofiler.conf; the example goes to /usr/share/doc).
 # Then lintian: any error or warning fails the build (the notes it may still print
-# are pedantic or informational; packaging/lintian-overrides says why each is kept).
+# are pedantic or informational; packaging/lintian-overrides says why each is kept,
+# and why initial-upload-closes-no-bugs, a warning, does not apply).
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
-DEB = photofiler_$(VERSION)_$(DEB_ARCH).deb
+# The package's own revision of VERSION (a non-native package: its changelog is
+# changelog.Debian.gz); reset to 1 with each new VERSION.
+DEB_REVISION = 1
+DEB_VERSION = $(VERSION)-$(DEB_REVISION)
+DEB = photofiler_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_ROOT = .build/deb/root
 DEB_DOC = $(DEB_ROOT)/usr/share/doc/photofiler
 # The package's Maintainer: field; set DEBFULLNAME and DEBEMAIL as for dch(1).
 DEBFULLNAME ?= photofiler developers
 DEBEMAIL ?= photofiler@users.noreply.github.com
-# Size budgets of the installed (stripped) binaries, in bytes: make deb fails past
-# one. They hold the package under 25 MB installed; a change that needs more says
-# why and raises its budget here. The helpers carry no Foundation beyond
-# FoundationEssentials' Date; photofiler still links all of Foundation.
+# Size budgets of the installed (stripped) binaries, in bytes, about 5% over their
+# size today: make deb fails past one, and a change that needs more says why and
+# raises its budget here. The helpers carry FoundationEssentials' Date and no more
+# (9.1 and 9.2 MB); photofiler still links all of Foundation with its ICU data
+# (61 MB), until its last `import Foundation` goes.
 BUDGET_photofiler = 64000000
-BUDGET_photofiler-helper = 8500000
-BUDGET_photofiler-helper-light = 8500000
+BUDGET_photofiler-helper = 9700000
+BUDGET_photofiler-helper-light = 9600000
 DEB_BINARIES = usr/bin/photofiler usr/libexec/photofiler/photofiler-helper \
 	usr/libexec/photofiler/photofiler-helper-light
 deb: deb-deps release man
 	@changelog=$$(sed -n '1s/^photofiler (\([^)]*\)).*/\1/p' packaging/changelog); \
-	[ "$$changelog" = "$(VERSION)" ] || { \
-		echo "packaging/changelog's first entry is $$changelog, not $(VERSION): add an entry for $(VERSION) at its top."; exit 1; }
+	[ "$$changelog" = "$(DEB_VERSION)" ] || { \
+		echo "packaging/changelog's first entry is $$changelog, not $(DEB_VERSION): add an entry for $(DEB_VERSION) at its top."; exit 1; }
 	rm -rf .build/deb
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr SYSTEMD_USER_DIR=/usr/lib/systemd/user
 	cd $(DEB_ROOT) && strip --strip-unneeded --remove-section=.comment --remove-section=.note $(DEB_BINARIES)
@@ -198,11 +204,12 @@ deb: deb-deps release man
 	gzip -9n < packaging/changelog > $(DEB_DOC)/changelog.Debian.gz
 	install -D -m 0644 packaging/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/photofiler
 	mkdir -p $(DEB_ROOT)/DEBIAN
-	VERSION=$(VERSION) ARCH=$(DEB_ARCH) MAINTAINER="$(DEBFULLNAME) <$(DEBEMAIL)>" \
+	cd $(DEB_ROOT) && find usr -type f -print0 | sort -z | xargs -0 md5sum > DEBIAN/md5sums
+	VERSION=$(DEB_VERSION) ARCH=$(DEB_ARCH) MAINTAINER="$(DEBFULLNAME) <$(DEBEMAIL)>" \
 		packaging/control.sh $(DEB_ROOT) > $(DEB_ROOT)/DEBIAN/control
 	dpkg-deb --build --root-owner-group -Zxz $(DEB_ROOT) $(DEB)
 	@dpkg-deb --info $(DEB) | sed -n '/Package:/,$$p'
-	lintian --fail-on error,warning --display-info --pedantic --show-overrides $(DEB)
+	lintian --fail-on error,warning --display-info --pedantic $(DEB)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/photofiler $(DESTDIR)$(SYSTEMD_USER_DIR)/photofiler.service
