@@ -156,7 +156,7 @@ install: release man
 
 # photofiler_X.Y.Z_amd64.deb: `make install` into a staging tree for /usr, man pages
 # gzipped as Debian does, Depends: worked out by dpkg-shlibdeps from the binary, the
-# DEP-5 copyright and packaging/changelog (its first entry must be VERSION). No
+# DEP-5 copyright and packaging/changelog (its first entry must be DEB_VERSION). No
 # conffiles: nothing is installed under /etc (the config file is the user's own,
 # ~/.config/photofiler/photofiler.conf; the example goes to /usr/share/doc).
 # Then lintian: any error or warning fails the build (the notes it may still print
