@@ -71,13 +71,13 @@ extension VideoProbe {
         if let text = value(context.pointee.metadata, "com.apple.quicktime.creationdate"),
             let parsed = DateTimeText.parse(text),
             let offset = parsed.offset,
-            let seconds = parsed.fields.instant(utcOffset: offset, timeZone: UTCZone())
+            let seconds = parsed.fields.instant(utcOffset: offset, timeZone: .gmt)
         {
             return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: offset, source: .container)
         }
         for dictionary in [context.pointee.metadata, stream.pointee.metadata] {
             if let text = value(dictionary, "creation_time"), let parsed = DateTimeText.parse(text),
-                let seconds = parsed.fields.instant(utcOffset: parsed.offset ?? 0, timeZone: UTCZone())
+                let seconds = parsed.fields.instant(utcOffset: parsed.offset ?? 0, timeZone: .gmt)
             {
                 return CaptureDate(secondsSinceEpoch: seconds, utcOffsetSeconds: nil, source: .container)
             }

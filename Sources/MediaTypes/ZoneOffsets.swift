@@ -28,3 +28,8 @@ public struct UTCZone: ZoneOffsets {
 
     public func secondsFromGMT(for date: Date) -> Int { 0 }
 }
+
+extension ZoneOffsets where Self == UTCZone {
+    /// `timeZone: .gmt`, as with Foundation's `TimeZone`.
+    public static var gmt: UTCZone { UTCZone() }
+}

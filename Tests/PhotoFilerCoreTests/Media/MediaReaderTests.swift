@@ -30,7 +30,7 @@ struct MediaReaderTests {
 
     @Test(arguments: goodFiles)
     func readsCorpusFile(entry: CorpusManifest.Entry) throws {
-        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let info = try Corpus.read(Corpus.path(entry.file), with: reader)
         #expect(info.mimeType == entry.mimeType)
         #expect(info.mediaType == (entry.mimeType.hasPrefix("video/") ? .video : .image))
@@ -43,7 +43,7 @@ struct MediaReaderTests {
         }
         if let text = entry.dateTimeOriginal {
             // The reader reads wall times in UTC here, so the wall time is the instant plus its offset.
-            let expected = try #require(CaptureDates.fromExif(text, offset: nil, timeZone: UTCZone()))
+            let expected = try #require(CaptureDates.fromExif(text, offset: nil, timeZone: .gmt))
             let date = try #require(info.embeddedDate)
             #expect(date.source == .exif)
             #expect(date.secondsSinceEpoch + Int64(date.utcOffsetSeconds ?? 0) == expected.secondsSinceEpoch)
@@ -54,8 +54,8 @@ struct MediaReaderTests {
     /// The light helper's reader (no decoders) gives the full reader's answer for
     /// every file exiv2 can read alone, and hands on the rest, naming the library.
     @Test func aReaderWithoutDecodersReadsWhatExiv2CanAndHandsOnTheRest() throws {
-        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
-        let light = try MediaReader(decoders: nil, timeZone: UTCZone())
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
         let handedOn: [String: String] = [
             "IMG_2908.PNG": "libvips", "screenshot-really-a-png.jpeg": "libvips", "throbber.gif": "libvips",
             "IMG_3539.MOV": "libavformat", "with-gps.mp4": "libavformat",
@@ -82,8 +82,8 @@ struct MediaReaderTests {
     /// A HEIF that states no EXIF orientation is shown as its `irot` (and `imir`)
     /// turn it: its size is libheif's, not the stored `ispe` that exiv2 reads.
     @Test func aTurnedHEIFWithoutExifOrientationHasItsShownSize() throws {
-        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
-        let light = try MediaReader(decoders: nil, timeZone: UTCZone())
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
         for name in ["grid-turned.heic", "grid-turned-mirrored.heic"] {
             let path = Fixtures.root.appending("heif-orientation").appending(name)
             let info = try Corpus.read(path, with: full)
@@ -102,8 +102,8 @@ struct MediaReaderTests {
     /// AVIF (photofiler(1) "Content decides"), without EXIF as the web's are: the light reader
     /// hands it on, and libheif gives its size.
     @Test func anAVIFIsAnImageOfItsSize() throws {
-        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
-        let light = try MediaReader(decoders: nil, timeZone: UTCZone())
+        let full = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
+        let light = try MediaReader(decoders: nil, timeZone: .gmt)
         let path = Fixtures.root.appending("avif").appending("landscape.avif")
         let info = try Corpus.read(path, with: full)
         #expect(info.mimeType == "image/avif")
@@ -116,7 +116,7 @@ struct MediaReaderTests {
     }
 
     @Test func videosCarryDurationAndContainerDate() throws {
-        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let mov = try Corpus.read(Corpus.path("IMG_3539.MOV"), with: reader)
         // QuickTime's own creationdate wins, with its offset: 2016-01-18 15:20:40-07:00.
         #expect(
@@ -295,7 +295,7 @@ struct MediaReaderTests {
 @Suite(.serialized)
 struct MediaReaderDetailTests {
     @Test func xmpDateCountsWhenExifHasNone() throws {
-        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone())
+        let reader = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt)
         let info = try Corpus.read(Corpus.path("IMG_2908.PNG"), with: reader)
         // XMP photoshop:DateCreated 2015:09:27 16:29:28, read as a UTC wall time here.
         #expect(info.embeddedDate == CaptureDate(secondsSinceEpoch: 1_443_371_368, source: .exif))

@@ -24,7 +24,7 @@ struct ThumbnailMakerTests {
         let fd = try Sys.openForReading(path)
         defer { fd.close() }
         let size = try fd.status().size
-        let info = try MediaReader(decoders: try LibraryDecoders(), timeZone: UTCZone()).read(
+        let info = try MediaReader(decoders: try LibraryDecoders(), timeZone: .gmt).read(
             fd, path: path, size: size)
         let request = ThumbnailRequest(source: .init(info), renditions: renditions)
         return (info, try ThumbnailMaker().make(fd, size: size, request))
