@@ -48,10 +48,13 @@ let package = Package(
     targets: [
         cLibrary("CInotifyTools", apt: "libinotifytools0-dev"),
         cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
-        cLibrary("CGExiv2", pkgConfig: "gexiv2", apt: "libgexiv2-dev"),
+        // gexiv2's and libvips' headers need GLib's include paths only; their own .pc files
+        // would also link libgio, which nothing here calls (dpkg-shlibdeps warns). The
+        // libraries are the `link` lines of each module.modulemap.
+        cLibrary("CGExiv2", pkgConfig: "gobject-2.0", apt: "libgexiv2-dev"),
         // exiv2 itself, for the filing path's metadata reader (CGExiv2Guard/exiv2_reader.h).
         cLibrary("CExiv2", pkgConfig: "exiv2", apt: "libexiv2-dev"),
-        cLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
+        cLibrary("CVips", pkgConfig: "gobject-2.0", apt: "libvips-dev"),
         cLibrary("CMagic", pkgConfig: "libmagic", apt: "libmagic-dev"),
         cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
         cLibrary("CSystemd", pkgConfig: "libsystemd", apt: "libsystemd-dev"),

@@ -3,7 +3,8 @@
 # argument) to stdout. Depends: is what dpkg-shlibdeps finds for the binaries'
 # libraries (the Swift runtime is linked in: see RELEASE in the Makefile); the
 # decoders are the sandboxed helper's, not photofiler's.
-# VERSION and ARCH come from the Makefile.
+# VERSION, ARCH and MAINTAINER come from the Makefile. A warning of dpkg-shlibdeps
+# (a library linked but never called, a symbol it cannot place) fails the package.
 set -eu
 root=$(cd "$1" && pwd)
 work=$(mktemp -d)
@@ -11,13 +12,18 @@ trap 'rm -rf "$work"' EXIT
 # dpkg-shlibdeps reads debian/control from the folder it runs in.
 mkdir -p "$work/debian"
 printf 'Source: photofiler\n\nPackage: photofiler\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" "$root/usr/libexec/photofiler/photofiler-helper" "$root/usr/libexec/photofiler/photofiler-helper-light" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/photofiler" "$root/usr/libexec/photofiler/photofiler-helper" "$root/usr/libexec/photofiler/photofiler-helper-light" 2>"$work/warnings" | sed -n 's/^shlibs:Depends=//p')
+if [ -s "$work/warnings" ]; then
+    cat "$work/warnings" >&2
+    echo "dpkg-shlibdeps warned (above): drop the library the binary does not use from its link." >&2
+    exit 1
+fi
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat <<CONTROL
 Package: photofiler
 Version: $VERSION
 Architecture: $ARCH
-Maintainer: photofiler developers <photofiler@localhost>
+Maintainer: $MAINTAINER
 Installed-Size: $size
 Depends: $depends
 Recommends: systemd

@@ -1,5 +1,4 @@
 import CAVFormat
-import Foundation
 import PhotoFilerMedia
 import PhotoFilerMediaTypes
 import PhotoFilerSystem

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import PhotoFilerMedia
 import PhotoFilerMediaTypes
@@ -224,16 +224,14 @@ package final class HelperServer {
     }
 
     /// What would otherwise load on first use, once the filter forbids opening it:
-    /// the time zone's rules (dates without an offset are read in it) and the text
-    /// tables of case-insensitive matching. Checked with `strace -f` over the corpus:
-    /// after the filter the helper makes no call that it refuses.
+    /// the time zone's rules (dates without an offset are read in it). Checked with
+    /// `strace -f` over the corpus: after the filter the helper makes no call that it refuses.
     private func warmUp() {
-        tzset()  // glibc reads /etc/localtime once; libavformat's and exiv2's date calls reuse it
-        let zone = TimeZone.current
+        tzset()  // glibc reads /etc/localtime once; LocalZone, libavformat and exiv2 reuse it
+        let zone = LocalZone()
         for seconds in [0, 1_000_000_000, 1_700_000_000] {
             _ = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
-        _ = "Screenshot".range(of: "screenshot", options: .caseInsensitive)
         _ = CaptureDates.fromExif("2021:05:06 07:08:09", offset: nil)
         _ = CaptureDates.fromFileName("IMG_20210506_070809.jpg")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
@@ -37,7 +37,7 @@ package struct ExifMetadata {
 
     /// The capture date the tags give: EXIF `DateTimeOriginal` first, then XMP's
     /// (photofiler(1) "Capture date").
-    package func embeddedDate(timeZone: TimeZone) -> CaptureDate? {
+    package func embeddedDate(timeZone: any ZoneOffsets) -> CaptureDate? {
         if let text = dateTimeOriginal,
             let date = CaptureDates.fromExif(text, offset: offsetTimeOriginal, timeZone: timeZone)
         {
@@ -50,7 +50,7 @@ package struct ExifMetadata {
     }
 
     package var saysScreenshot: Bool {
-        userComments.contains { $0.range(of: "screenshot", options: .caseInsensitive) != nil }
+        userComments.contains { $0.lowercased().contains("screenshot") }
     }
 
     /// Reads a file's bytes (a mapping of the whole file); the failure is exiv2's message.

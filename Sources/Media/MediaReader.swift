@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoFilerMediaTypes
 import PhotoFilerSystem
 
@@ -18,9 +18,9 @@ public final class MediaReader {
     /// libvips' and libavformat's reads; nil in the light helper.
     private let decoders: (any MediaDecoders)?
     /// The zone EXIF wall times without an offset are read in.
-    private let timeZone: TimeZone
+    private let timeZone: any ZoneOffsets
 
-    package init(decoders: (any MediaDecoders)?, timeZone: TimeZone = .current) throws(MediaError) {
+    package init(decoders: (any MediaDecoders)?, timeZone: any ZoneOffsets = LocalZone()) throws(MediaError) {
         try MediaLibraries.start()
         self.sniffer = try MagicSniffer()
         self.decoders = decoders

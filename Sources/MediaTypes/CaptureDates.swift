@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoFilerSystem
 
 /// The capture-date chain of photofiler(1) "Capture date", as pure functions: EXIF or container date, else a
@@ -10,7 +10,7 @@ public enum CaptureDates {
     /// cannot have been taken in.
     public static func resolve(
         embedded: CaptureDate?, fileName: BytePath, modificationSeconds: Int64,
-        timeZone: TimeZone = .current, now: Date = Date()
+        timeZone: any ZoneOffsets = LocalZone(), now: Date = Date()
     ) -> CaptureDate {
         if let embedded, isPlausible(embedded.secondsSinceEpoch, now: now) { return embedded }
         if let named = fromFileName(fileName.lastComponent, timeZone: timeZone),
@@ -34,7 +34,8 @@ public enum CaptureDates {
     /// offset stays nil (shown in the machine's zone, the same wall time again).
     /// A date-only name (`IMG-20231201-WA0001.jpg`) means local midnight: WhatsApp
     /// gives no time, and midnight keeps the asset on the right day in every view.
-    public static func fromFileName(_ name: BytePath, timeZone: TimeZone = .current) -> CaptureDate? {
+    public static func fromFileName(_ name: BytePath, timeZone: any ZoneOffsets = LocalZone()) -> CaptureDate?
+    {
         FileNameDatePatterns.match(name.lastComponent, timeZone: timeZone)
     }
 
@@ -44,7 +45,7 @@ public enum CaptureDates {
     /// offset counts when `offset` is absent. Subseconds are ignored; blank or
     /// zeroed dates ("0000:00:00 00:00:00") and anything else unexpected give nil.
     /// Without any offset, the wall time is read in `timeZone`.
-    public static func fromExif(_ dateTime: String, offset: String?, timeZone: TimeZone = .current)
+    public static func fromExif(_ dateTime: String, offset: String?, timeZone: any ZoneOffsets = LocalZone())
         -> CaptureDate?
     {
         guard let parsed = DateTimeText.parse(dateTime) else { return nil }

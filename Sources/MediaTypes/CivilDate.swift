@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Gregorian calendar arithmetic in whole seconds, without Foundation's
 /// `Calendar`: dates with an explicit offset need no time-zone database, and
@@ -72,7 +72,7 @@ package struct DateFields: Equatable {
     /// The instant: with a UTC offset when the source gave one, else the wall
     /// time read in `timeZone` (two passes, so a date across a DST change from
     /// "now" still gets its own offset).
-    package func instant(utcOffset: Int?, timeZone: TimeZone) -> Int64? {
+    package func instant(utcOffset: Int?, timeZone: any ZoneOffsets) -> Int64? {
         guard isValid else { return nil }
         let wall = CivilDate.secondsSinceEpoch(
             year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))

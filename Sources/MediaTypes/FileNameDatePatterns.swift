@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotoFilerSystem
 
 /// The file-name conventions of chat apps, phones and screenshot tools that put
@@ -67,7 +67,7 @@ package enum FileNameDatePatterns {
         [.text("屏幕截图 "), .year, .text("-"), .month, .text("-"), .day, .text(" "), .hour, .minute, .second],
     ]
 
-    package static func match(_ name: BytePath, timeZone: TimeZone) -> CaptureDate? {
+    package static func match(_ name: BytePath, timeZone: any ZoneOffsets) -> CaptureDate? {
         // Ill-formed bytes become U+FFFD, which matches no pattern piece: safe.
         let scalars = Array(String(decoding: name.bytes, as: UTF8.self).unicodeScalars)
         for pattern in patterns {
@@ -76,7 +76,7 @@ package enum FileNameDatePatterns {
         return nil
     }
 
-    private static func match(_ pattern: [Piece], _ scalars: [Unicode.Scalar], timeZone: TimeZone)
+    private static func match(_ pattern: [Piece], _ scalars: [Unicode.Scalar], timeZone: any ZoneOffsets)
         -> CaptureDate?
     {
         var index = 0

@@ -137,3 +137,16 @@ import Testing
                     secondsSinceEpoch: Int64(Self.now.timeIntervalSince1970.rounded(.down)), source: .added))
     }
 }
+
+/// The named zones above are Foundation's, with the rules of ICU's data.
+extension TimeZone: ZoneOffsets {}
+
+@Suite struct LocalZoneTests {
+    /// The helpers read local wall times through glibc; the daemon shows them through
+    /// Foundation. Both read `TZ`, else /etc/localtime, so they agree at every instant.
+    @Test(arguments: [Int64(0), 1_000_000_000, 1_688_212_800, 1_701_405_296])
+    func agreesWithFoundationsCurrentZone(seconds: Int64) {
+        let instant = Date(timeIntervalSince1970: TimeInterval(seconds))
+        #expect(LocalZone().secondsFromGMT(for: instant) == TimeZone.current.secondsFromGMT(for: instant))
+    }
+}
