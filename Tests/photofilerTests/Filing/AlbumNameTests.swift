@@ -17,7 +17,7 @@ struct AlbumNameTests {
         #expect(folders == [BytePath(composed)], "one folder, under the NFC name")
         let albums = try library.albums()
         #expect(albums[composed]?["count"] as? Int == 2)
-        #expect(albums.count == 8, "one user album and the seven smart ones")
+        #expect(albums.count == 16, "one user album and the fifteen smart ones")
         #expect(try library.list("--album", decomposed).count == 2, "either spelling finds it")
         for asset in try library.list() { #expect(asset["albums"] as? [String] == [composed]) }
     }
