@@ -45,6 +45,11 @@
 
         private static let counter = Atomic<Int>(0)
 
+        /// Whether a test counts this process's mutating calls (a crash walk, a count, a
+        /// trace): their number must then be the same from run to run, so work that
+        /// would spread over threads in any order (the thumbnails) keeps to one.
+        package static var countsCalls: Bool { plan != nil }
+
         /// In a `count` run, prints how many mutating calls there were (once).
         package static func reportCount() {
             guard case .count = plan, !reported.exchange(true, ordering: .relaxed) else { return }
@@ -119,6 +124,8 @@
 #else
     /// Release builds have no crash points: the call runs as it is.
     package enum FaultInjection {
+        package static var countsCalls: Bool { false }
+
         @inline(__always)
         package static func mutating<R, E: Error>(_ call: StaticString, _ body: () throws(E) -> R) throws(E)
             -> R

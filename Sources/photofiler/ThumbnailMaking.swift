@@ -36,7 +36,7 @@ extension Context {
     ) throws(ThumbnailError) -> ThumbnailBatch.Outcome {
         let batch = ThumbnailBatch(
             layout: library.layout, desktop: Configuration.desktopThumbnailCache(configuration),
-            workers: ProcessInfo.processInfo.activeProcessorCount)
+            workers: FaultInjection.countsCalls ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         let log = self.log
         return try batch.run(
             only: only, retryingFailure: retryingFailure, progress: progress,

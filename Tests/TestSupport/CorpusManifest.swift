@@ -37,29 +37,12 @@ public enum CorpusManifest {
     }
 
     public static let entries: [Entry] = {
-        let manifest = Fixtures.corpus("MANIFEST.tsv")
-        let bytes: [UInt8]
-        do {
-            bytes = try readFile(manifest)
-        } catch {
-            fatalError(
-                "The test corpus is missing: \(error). It belongs at '\(manifest.display)' in the repository."
-            )
-        }
-        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-        let header = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false).map(
-            String.init)
-        func column(_ name: String) -> Int {
-            guard let index = header.firstIndex(of: name) else {
-                fatalError("'\(manifest.display)' has no column '\(name)'.")
-            }
-            return index
-        }
+        let manifest = ManifestTable(Fixtures.corpus("MANIFEST.tsv"))
+        let column = manifest.column
         let file = column("file"), notes = column("special_for"), date = column("exiftool_DateTimeOriginal")
         let size = column("exiftool_ImageSize"), mime = column("exiftool_MIMEType")
         let count = column("bytes"), hash = column("sha256"), declared = column("media_type")
-        return lines.map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        return manifest.rows.map { fields in
             let dimensions = fields[size].split(separator: "x").compactMap { Int($0) }
             return Entry(
                 file: fields[file], mimeType: fields[mime] == "-" ? fields[declared] : fields[mime],

@@ -16,20 +16,10 @@ public enum VideoCorpus {
     }
 
     public static let entries: [Entry] = {
-        let manifest = Fixtures.video("MANIFEST.tsv")
-        let bytes: [UInt8]
-        do {
-            bytes = try readFile(manifest)
-        } catch {
-            fatalError("The video corpus is missing: \(error). It belongs at '\(manifest.display)'.")
-        }
-        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-        let header = lines.removeFirst().split(separator: "\t").map(String.init)
-        guard let file = header.firstIndex(of: "file"), let models = header.firstIndex(of: "models"),
-            let shown = header.firstIndex(of: "shown")
-        else { fatalError("'\(manifest.display)' lacks a file, models or shown column.") }
-        return lines.map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let manifest = ManifestTable(Fixtures.video("MANIFEST.tsv"))
+        let file = manifest.column("file"), models = manifest.column("models"),
+            shown = manifest.column("shown")
+        return manifest.rows.map { fields in
             let size = fields[shown].split(separator: "x").compactMap { Int($0) }
             return Entry(
                 file: fields[file], models: fields[models],

@@ -29,10 +29,13 @@ final class HeifFileReader {
         table.reader_api_version = 1
         table.get_position = { userdata in HeifFileReader.reader(userdata).position }
         table.read = { data, count, userdata in HeifFileReader.reader(userdata).read(data, count: count) }
+        // Any position a file could have, past the end too, as libheif's own file reader
+        // allows: libheif asserts (aborts) when a seek fails (its `BitstreamRange`), and a
+        // box that points past the end is a stranger's file, not a reason to crash. A
+        // read there fails, and libheif reports the file as broken.
         table.seek = { position, userdata in
-            let reader = HeifFileReader.reader(userdata)
-            guard position >= 0, position <= reader.size else { return -1 }
-            reader.position = position
+            guard position >= 0 else { return -1 }
+            HeifFileReader.reader(userdata).position = position
             return 0
         }
         table.wait_for_file_size = { target, userdata in

@@ -118,7 +118,7 @@ import Testing
             waitUntil(timeout: 10) { (try? listJSON(scene.library, []))?.isEmpty == true }, "\(daemon.log)")
         #expect(
             waitUntil(timeout: 10) { scene.contents.rollFiles().isEmpty }, "the video stays: \(daemon.log)")
-        #expect(scene.contents.albumEntries("QQ").isEmpty)
+        #expect(waitUntil(timeout: 10) { scene.contents.albumEntries("QQ").isEmpty }, "\(daemon.log)")
         let trash = LibraryContents.files(below: scene.library.appending("Recently Deleted")).compactMap {
             try? readFile($0)
         }
