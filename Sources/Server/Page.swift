@@ -58,7 +58,7 @@ enum Page {
         <!doctype html>
         <html lang="en">
         <head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(htmlEscaped(address))">
-        <title>photofiler</title></head>
+        <title>photofiler</title><link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>
         <body><p><a href="\(htmlEscaped(address))">Continue</a></p></body>
         </html>
         """
