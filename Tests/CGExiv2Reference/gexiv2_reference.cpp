@@ -38,7 +38,7 @@ extern "C" GExiv2Orientation pf_gexiv2_try_get_orientation(GExiv2Metadata *metad
         return gexiv2_metadata_try_get_orientation(metadata, error);
     } catch (...) {
         *thrown = 1;
-        return GEXIV2_ORIENTATION_UNSPECIFIED;
+        return static_cast<GExiv2Orientation>(0);  // gexiv2's "orientation unknown"
     }
 }
 

@@ -149,11 +149,11 @@ enum VideoFrame {
         else { throw ThumbnailFailure("libswscale cannot convert its pixel format") }
         defer { sws_freeContext(scaler) }
         // The matrix the stream declares (BT.709 for HD, BT.2020 for HDR phone video;
-        // libswscale assumes BT.601 unless told), and whether its range is full.
+        // libswscale assumes BT.601 unless told), and whether its range is full. A
+        // stream that declares none, or a reserved one, gets libswscale's BT.601 from
+        // the same call (its table has BT.601 at those numbers).
         let fullRange: CInt = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
-        let matrix =
-            frame.pointee.colorspace == AVCOL_SPC_UNSPECIFIED
-            ? SWS_CS_DEFAULT : CInt(frame.pointee.colorspace.rawValue)
+        let matrix = CInt(frame.pointee.colorspace.rawValue)
         _ = sws_setColorspaceDetails(
             scaler, sws_getCoefficients(matrix), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
             1 << 16, 1 << 16)
